@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("defaults to SQLite under DATA_DIR and port 8080", () => {
+    const config = loadConfig({ DATA_DIR: "/tmp/hikaya-x" });
+    expect(config.port).toBe(8080);
+    expect(config.database).toEqual({ kind: "sqlite", file: "/tmp/hikaya-x/hikaya.db" });
+    expect(config.storage).toEqual({ driver: "local", root: "/tmp/hikaya-x/storage" });
+  });
+
+  it("chooses PostgreSQL for a postgres:// DATABASE_URL", () => {
+    const config = loadConfig({ DATABASE_URL: "postgres://u@127.0.0.1:5432/db" });
+    expect(config.database).toEqual({ kind: "postgres", url: "postgres://u@127.0.0.1:5432/db" });
+  });
+
+  it.each([
+    [{ PORT: "eighty" }, /^Invalid configuration: PORT /],
+    [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL must start with postgres/],
+    [{ STORAGE_DRIVER: "s3" }, /^Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3$/],
+    [{ ADMIN_EMAIL: "a@b.co" }, /ADMIN_PASSWORD ADMIN_EMAIL and ADMIN_PASSWORD go together/],
+    [{ SMS_PROVIDER: "pigeon" }, /^Invalid configuration: SMS_PROVIDER /],
+  ])("names the bad variable in one line: %o", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

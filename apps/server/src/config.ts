@@ -1,0 +1,153 @@
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** The repository root, for defaults that point into the checkout (the built web app, the demo program). */
+export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", ""])
+    .optional()
+    .transform((v) => (v === undefined || v === "" ? fallback : v === "true" || v === "1" || v === "yes"));
+
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(postgres(ql)?:\/\/|sqlite:)/, "must start with postgres://, postgresql:// or sqlite:")
+      .optional(),
+    PUBLIC_URL: z.url().optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    ADMIN_EMAIL: z.email().optional(),
+    ADMIN_PASSWORD: z.string().min(6, "must be at least 6 characters").optional(),
+    USERNAME_EMAIL_DOMAIN: z
+      .string()
+      .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "must be a domain name like users.hikaya.app")
+      .default("users.hikaya.app"),
+    SEED_DEMO: bool(true),
+    WEB_DIST_DIR: z.string().optional(),
+    STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().default("us-east-1"),
+    S3_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_FORCE_PATH_STYLE: bool(true),
+    SMS_PROVIDER: z.enum(["outbox", "twilio"]).default("outbox"),
+    TWILIO_ACCOUNT_SID: z.string().optional(),
+    TWILIO_AUTH_TOKEN: z.string().optional(),
+    TWILIO_FROM: z.string().optional(),
+    TWILIO_WHATSAPP_FROM: z.string().optional(),
+    TWILIO_BASE_URL: z.url().default("https://api.twilio.com"),
+    TRUST_PROXY: bool(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE_DRIVER === "s3" && !env.S3_BUCKET)
+      ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });
+    if (env.SMS_PROVIDER === "twilio")
+      for (const key of ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM"] as const)
+        if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when SMS_PROVIDER=twilio" });
+    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD))
+      ctx.addIssue({ code: "custom", path: ["ADMIN_PASSWORD"], message: "ADMIN_EMAIL and ADMIN_PASSWORD go together" });
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+  publicUrl: string | undefined;
+  logLevel: Env["LOG_LEVEL"];
+  admin: { email: string; password: string } | undefined;
+  usernameEmailDomain: string;
+  seedDemo: boolean;
+  webDistDir: string;
+  trustProxy: boolean;
+  storage:
+    | { driver: "local"; root: string }
+    | {
+        driver: "s3";
+        bucket: string;
+        region: string;
+        endpoint: string | undefined;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+      };
+  sms:
+    | { provider: "outbox" }
+    | {
+        provider: "twilio";
+        accountSid: string;
+        authToken: string;
+        from: string;
+        whatsappFrom: string | undefined;
+        baseUrl: string;
+      };
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment once. A bad value throws one line naming the variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = issue?.path.join(".") ?? "environment";
+    throw new ConfigError(`Invalid configuration: ${name} ${issue?.message ?? "is invalid"}`);
+  }
+  const env = parsed.data;
+  const dataDir = resolve(env.DATA_DIR);
+  const database: Config["database"] =
+    env.DATABASE_URL && !env.DATABASE_URL.startsWith("sqlite:")
+      ? { kind: "postgres", url: env.DATABASE_URL }
+      : { kind: "sqlite", file: sqliteFile(env.DATABASE_URL, dataDir) };
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    database,
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, ""),
+    logLevel: env.LOG_LEVEL,
+    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
+    usernameEmailDomain: env.USERNAME_EMAIL_DOMAIN.toLowerCase(),
+    seedDemo: env.SEED_DEMO,
+    webDistDir: resolve(env.WEB_DIST_DIR ?? resolve(REPO_ROOT, "apps/web/dist")),
+    trustProxy: env.TRUST_PROXY,
+    storage:
+      env.STORAGE_DRIVER === "s3"
+        ? {
+            driver: "s3",
+            bucket: env.S3_BUCKET ?? "",
+            region: env.S3_REGION,
+            endpoint: env.S3_ENDPOINT,
+            accessKeyId: env.S3_ACCESS_KEY_ID,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+          }
+        : { driver: "local", root: resolve(dataDir, "storage") },
+    sms:
+      env.SMS_PROVIDER === "twilio"
+        ? {
+            provider: "twilio",
+            accountSid: env.TWILIO_ACCOUNT_SID ?? "",
+            authToken: env.TWILIO_AUTH_TOKEN ?? "",
+            from: env.TWILIO_FROM ?? "",
+            whatsappFrom: env.TWILIO_WHATSAPP_FROM,
+            baseUrl: env.TWILIO_BASE_URL,
+          }
+        : { provider: "outbox" },
+  };
+}
+
+function sqliteFile(url: string | undefined, dataDir: string): string {
+  const path = url?.slice("sqlite:".length).replace(/^\/\//, "");
+  if (!path) return resolve(dataDir, "hikaya.db");
+  return isAbsolute(path) ? path : resolve(path);
+}

@@ -1,0 +1,54 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import SQLite from "better-sqlite3";
+import { type Dialect, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { type Migration, Migrator } from "kysely/migration";
+import pg from "pg";
+import type { Config } from "../config.ts";
+import type { DialectName } from "./dialect.ts";
+import { MIGRATIONS } from "./migrations/index.ts";
+import type { Database } from "./schema.ts";
+
+export type DB = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: DB;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// PostgreSQL returns int8 (count(*), bigserial) as strings; every such value here fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+
+export function openDatabase(config: Config["database"]): DatabaseHandle {
+  let dialect: Dialect;
+  let name: DialectName;
+  if (config.kind === "postgres") {
+    name = "postgres";
+    dialect = new PostgresDialect({ pool: new pg.Pool({ connectionString: config.url, max: 10 }) });
+  } else {
+    name = "sqlite";
+    mkdirSync(dirname(config.file), { recursive: true });
+    const sqlite = new SQLite(config.file);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma("synchronous = NORMAL");
+    dialect = new SqliteDialect({ database: sqlite });
+  }
+  const db = new Kysely<Database>({ dialect });
+  return { db, dialect: name, close: () => db.destroy() };
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const migrations: Record<string, Migration> = {};
+  for (const [key, m] of Object.entries(MIGRATIONS)) {
+    migrations[key] = { up: (db) => m.up(db, handle.dialect) };
+  }
+  const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === "Error");
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,51 @@
+import type { ErrorCode } from "@hikaya/contracts";
+
+/** HTTP status for each error code: the one place codes meet HTTP. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  range_not_satisfiable: 416,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+  user_already_exists: 422,
+  invalid_credentials: 400,
+  weak_password: 422,
+  invalid_phone: 400,
+  story_locked: 403,
+  story_out_of_order: 409,
+  passwords_do_not_match: 400,
+  invalid_otp: 400,
+  otp_expired: 400,
+  token_expired: 401,
+};
+
+/**
+ * A failure the product expects (bad input, no permission, missing record). Services throw these;
+ * the error handler turns them into HTTP answers. Anything else is a bug and answers 500 without detail.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.status = STATUS_BY_CODE[code];
+    this.details = details;
+  }
+}
+
+export const badRequest = (message: string, details?: unknown) => new AppError("bad_request", message, details);
+export const unauthorized = (message = "Authentication required") => new AppError("unauthorized", message);
+export const forbidden = (message = "You do not have access to this resource") => new AppError("forbidden", message);
+export const notFound = (message = "Not found") => new AppError("not_found", message);
+export const conflict = (message: string) => new AppError("conflict", message);

@@ -1,0 +1,66 @@
+import type { Readable } from "node:stream";
+import type { Bucket } from "@hikaya/contracts";
+
+export interface StoredObjectInfo {
+  size: number;
+  /** Strong validator derived from size and modification time (local) or the store's ETag (S3). */
+  etag: string;
+  lastModified: Date;
+  contentType: string;
+}
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive. */
+  end: number;
+}
+
+/**
+ * Where files live: the local disk under DATA_DIR by default, an S3-compatible store when several
+ * replicas share them. Keys are validated by `safeObjectKey` before they reach a driver.
+ */
+export interface FileStorage {
+  /** Streams `body` to the object; the object appears whole or not at all. Returns the bytes written. */
+  put(bucket: Bucket, key: string, body: Readable, contentType: string): Promise<{ size: number }>;
+  stat(bucket: Bucket, key: string): Promise<StoredObjectInfo | null>;
+  read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable>;
+  delete(bucket: Bucket, key: string): Promise<void>;
+}
+
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Accepts `a/b/c.ext` made of plain segments only: no `..`, no leading dot, no backslashes, no
+ * empty segments. Returns null for anything else, so a path can never leave its bucket.
+ */
+export function safeObjectKey(key: string): string | null {
+  if (key.length === 0 || key.length > 512) return null;
+  const segments = key.split("/");
+  return segments.every((s) => SEGMENT.test(s) && s !== "." && s !== "..") ? key : null;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  webm: "video/webm",
+  mov: "video/quicktime",
+  m4a: "audio/mp4",
+  aac: "audio/aac",
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  ogg: "audio/ogg",
+  oga: "audio/ogg",
+  opus: "audio/ogg",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  pdf: "application/pdf",
+  json: "application/json",
+};
+
+export function contentTypeFor(key: string, fallback = "application/octet-stream"): string {
+  const ext = key.split(".").pop()?.toLowerCase() ?? "";
+  return CONTENT_TYPES[ext] ?? fallback;
+}

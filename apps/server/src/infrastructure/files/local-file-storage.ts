@@ -1,0 +1,73 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { Bucket } from "@hikaya/contracts";
+import { type ByteRange, contentTypeFor, type FileStorage, type StoredObjectInfo } from "./file-storage.ts";
+
+/**
+ * Files under DATA_DIR/storage/<bucket>/<key>. Writes go to a temporary file in the same directory
+ * and are renamed into place, so a crash never leaves half a file under the real name. The content
+ * type is kept in a small sidecar so objects whose key has no extension (thumbnails named by story id)
+ * are still served with the right type.
+ */
+export class LocalFileStorage implements FileStorage {
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  #path(bucket: Bucket, key: string) {
+    return join(this.#root, bucket, key);
+  }
+
+  async put(bucket: Bucket, key: string, body: Readable, contentType: string) {
+    // A source that fails before piping starts (missing file) must reject here, not crash the process.
+    body.on("error", () => undefined);
+    const target = this.#path(bucket, key);
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.${randomUUID()}.part`;
+    try {
+      await pipeline(body, createWriteStream(temp, { flags: "wx" }));
+      const { size } = await stat(temp);
+      await writeFile(`${temp}.type`, contentType);
+      await rename(`${temp}.type`, `${target}.__type`);
+      await rename(temp, target);
+      return { size };
+    } catch (error) {
+      await rm(temp, { force: true });
+      await rm(`${temp}.type`, { force: true });
+      throw error;
+    }
+  }
+
+  async stat(bucket: Bucket, key: string): Promise<StoredObjectInfo | null> {
+    const path = this.#path(bucket, key);
+    try {
+      const s = await stat(path);
+      if (!s.isFile()) return null;
+      const contentType = await readFile(`${path}.__type`, "utf8").catch(() => contentTypeFor(key));
+      return {
+        size: s.size,
+        etag: `"${s.size.toString(16)}-${Math.floor(s.mtimeMs).toString(16)}"`,
+        lastModified: s.mtime,
+        contentType,
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  async read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable> {
+    return createReadStream(this.#path(bucket, key), range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(bucket: Bucket, key: string) {
+    const path = this.#path(bucket, key);
+    await rm(path, { force: true });
+    await rm(`${path}.__type`, { force: true });
+  }
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from "node:crypto";
+import { createLocalJWKSet, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { AppError } from "../../errors.ts";
+import type { SigningKeys } from "./signing-keys.ts";
+
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+
+/** The claims Supabase puts in an access token, which supabase-js and our guards read. */
+export interface AccessTokenClaims extends JWTPayload {
+  sub: string;
+  aud: string;
+  role: string;
+  email: string;
+  phone: string;
+  app_metadata: Record<string, unknown>;
+  user_metadata: Record<string, unknown>;
+  aal: "aal1" | "aal2";
+  amr: { method: string; timestamp: number }[];
+  session_id: string;
+  is_anonymous: boolean;
+}
+
+export interface AccessTokenSubject {
+  userId: string;
+  email: string | null;
+  phone: string | null;
+  appMetadata: Record<string, unknown>;
+  userMetadata: Record<string, unknown>;
+  isAnonymous: boolean;
+  sessionId: string;
+  aal: "aal1" | "aal2";
+  amr: { method: string; timestamp: number }[];
+}
+
+export class AccessTokens {
+  readonly #keys: SigningKeys;
+  readonly #issuer: string;
+  readonly #jwks: ReturnType<typeof createLocalJWKSet>;
+
+  constructor(keys: SigningKeys, issuer: string) {
+    this.#keys = keys;
+    this.#issuer = issuer;
+    this.#jwks = createLocalJWKSet(keys.jwks);
+  }
+
+  async issue(subject: AccessTokenSubject, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
+    const iat = Math.floor(now / 1000);
+    const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
+    const token = await new SignJWT({
+      aud: "authenticated",
+      role: "authenticated",
+      email: subject.email ?? "",
+      phone: subject.phone ?? "",
+      app_metadata: subject.appMetadata,
+      user_metadata: subject.userMetadata,
+      aal: subject.aal,
+      amr: subject.amr,
+      session_id: subject.sessionId,
+      is_anonymous: subject.isAnonymous,
+    })
+      .setProtectedHeader({ alg: "ES256", kid: this.#keys.current.kid, typ: "JWT" })
+      .setIssuer(this.#issuer)
+      .setSubject(subject.userId)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .setJti(randomUUID())
+      .sign(this.#keys.current.privateKey);
+    return { token, expiresAt: exp };
+  }
+
+  /** Verifies signature, expiry and audience. Throws AppError('token_expired' | 'unauthorized'). */
+  async verify(token: string): Promise<AccessTokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.#jwks, { audience: "authenticated", algorithms: ["ES256"] });
+      if (typeof payload.sub !== "string" || typeof payload.session_id !== "string")
+        throw new AppError("unauthorized", "invalid JWT: missing claims");
+      return payload as AccessTokenClaims;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new AppError("token_expired", "JWT has expired");
+      throw new AppError("unauthorized", "invalid JWT: unable to parse or verify signature");
+    }
+  }
+
+  /** Verifies a role key (anon / service_role). Returns its role or null. */
+  async verifyRoleKey(token: string): Promise<"anon" | "service_role" | null> {
+    try {
+      const { payload } = await jwtVerify(token, this.#jwks, { algorithms: ["ES256"] });
+      return payload.role === "anon" || payload.role === "service_role" ? payload.role : null;
+    } catch {
+      return null;
+    }
+  }
+}

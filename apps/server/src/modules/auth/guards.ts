@@ -1,0 +1,66 @@
+import type { FastifyRequest } from "fastify";
+import { AppError, forbidden, unauthorized } from "../../errors.ts";
+import type { AccessTokenClaims } from "./access-tokens.ts";
+
+/** Who is asking, once their access token has been verified. */
+export interface AuthContext {
+  userId: string;
+  sessionId: string;
+  isAdmin: boolean;
+  claims: AccessTokenClaims;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    authContext?: Promise<AuthContext | null>;
+  }
+}
+
+/** The access token from `Authorization: Bearer …` or the spec's custom `x-auth-token` header. */
+export function accessTokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (match?.[1]) return match[1];
+  }
+  const custom = request.headers["x-auth-token"];
+  return typeof custom === "string" && custom.length > 0 ? custom : null;
+}
+
+export function isAdminClaims(claims: Pick<AccessTokenClaims, "app_metadata">): boolean {
+  return claims.app_metadata?.role === "admin";
+}
+
+async function resolve(request: FastifyRequest): Promise<AuthContext | null> {
+  const token = accessTokenOf(request);
+  if (!token) return null;
+  const { tokens, sessions } = request.server.deps.auth;
+  const claims = await tokens.verify(token);
+  if (!(await sessions.isActive(claims.session_id))) throw new AppError("unauthorized", "Session not found");
+  return { userId: claims.sub, sessionId: claims.session_id, isAdmin: isAdminClaims(claims), claims };
+}
+
+/** The caller if they sent a valid token, null for a visitor. A bad token is still an error. */
+export function optionalUser(request: FastifyRequest): Promise<AuthContext | null> {
+  request.authContext ??= resolve(request);
+  return request.authContext;
+}
+
+export async function requireUser(request: FastifyRequest): Promise<AuthContext> {
+  const auth = await optionalUser(request);
+  if (!auth) throw unauthorized("Please log in.");
+  return auth;
+}
+
+export async function requireAdmin(request: FastifyRequest): Promise<AuthContext> {
+  const auth = await requireUser(request);
+  if (!auth.isAdmin) throw forbidden("Admins only");
+  return auth;
+}
+
+/** A user may act on their own record; admins on anyone's. */
+export async function requireSelfOrAdmin(request: FastifyRequest, userId: string): Promise<AuthContext> {
+  const auth = await requireUser(request);
+  if (auth.userId !== userId && !auth.isAdmin) throw forbidden();
+  return auth;
+}

@@ -1,0 +1,47 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { AppError, notFound } from "../../errors.ts";
+import { sendError } from "../../plugins/error-handler.ts";
+
+/** Prefixes that belong to the server; anything else that is not a file is a route of the web app. */
+const SERVER_PREFIXES = ["/api/", "/auth/", "/storage/"];
+
+/**
+ * Serves the built web app: hashed assets cached for a year, everything else revalidated, and
+ * index.html for every client-side route. Unknown server paths answer a JSON 404.
+ */
+export async function webRoutes(app: FastifyInstance) {
+  const root = app.deps.config.webDistDir;
+  const built = existsSync(join(root, "index.html"));
+  if (built) {
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, path) {
+        const immutable = path.includes(`${join(root, "assets")}`);
+        reply.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+    // Files at the top of dist (manifest, service worker, icons) and under assets/.
+    app.get("/assets/*", (request, reply) => reply.sendFile(`assets/${(request.params as { "*": string })["*"]}`));
+  }
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split("?")[0] ?? "/";
+    const isServerPath = SERVER_PREFIXES.some((p) => path.startsWith(p)) || path === "/api";
+    if (isServerPath || (request.method !== "GET" && request.method !== "HEAD")) {
+      return sendError(reply, notFound(`No route for ${request.method} ${path}`));
+    }
+    if (!built) return sendError(reply, new AppError("service_unavailable", "The web app is not built: run npm run build"));
+    const file = path.slice(1);
+    if (file && !file.includes("..") && /\.[a-z0-9]+$/i.test(file) && existsSync(join(root, file))) {
+      return reply.sendFile(file);
+    }
+    if (/\.[a-z0-9]+$/i.test(path)) return sendError(reply, notFound(`No file ${path}`));
+    reply.header("cache-control", "no-cache");
+    return reply.type("text/html; charset=utf-8").sendFile("index.html");
+  });
+}

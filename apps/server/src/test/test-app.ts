@@ -1,0 +1,66 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { type App, buildApp } from "../app.ts";
+import { type Config, loadConfig } from "../config.ts";
+
+/**
+ * A real app on a fresh database for one test file: SQLite in a temporary DATA_DIR by default, or a
+ * brand-new PostgreSQL database when TEST_DIALECT=postgres (created from TEST_DATABASE_URL, dropped
+ * afterwards). Every server test runs on both through scripts/test.mjs.
+ */
+export interface TestApp {
+  app: App;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export const testDialect = (): "sqlite" | "postgres" => (process.env.TEST_DIALECT === "postgres" ? "postgres" : "sqlite");
+
+export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (testDialect() !== "postgres") return undefined;
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error("TEST_DIALECT=postgres needs TEST_DATABASE_URL");
+  const name = `hikaya_t_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), "hikaya-test-"));
+  const pgDb = await createTestDatabaseUrl();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SEED_DEMO: "false",
+    LOG_LEVEL: "silent",
+    WEB_DIST_DIR: join(dataDir, "no-web"),
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...env,
+  });
+  const app = await buildApp(config, { logger: false });
+  await app.ready();
+  return {
+    app,
+    config,
+    async close() {
+      await app.close();
+      await pgDb?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,17 @@
+import { Link } from "react-router";
+import { TitleBar } from "../components/title-bar.tsx";
+import { useTranslation } from "../lib/i18n.ts";
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  return (
+    <main className="screen">
+      <TitleBar title={t("notFound.title")} backTo="/" />
+      <div className="screen__body screen--center">
+        <Link className="button button--primary" to="/">
+          {t("notFound.home")}
+        </Link>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,76 @@
+import { useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { LanguageSwitch } from "../../components/language-switch.tsx";
+import { PageSpinner } from "../../components/spinner.tsx";
+import { track } from "../../lib/analytics.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { useInstruction } from "../../lib/instructions.ts";
+import { getAccessToken } from "../../lib/session.ts";
+
+/**
+ * The intro video (/landing, and /landing-page after phone sign-up). When it ends an analytics event
+ * is sent; a visitor goes on to /register marked as coming from the landing page, a signed-in person
+ * to the stories.
+ */
+export function LandingPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const video = useRef<HTMLVideoElement>(null);
+  const src = useInstruction("Landing Page");
+  const [muted, setMuted] = useState(false);
+
+  useEffect(() => {
+    const el = video.current;
+    if (!el || !src) return;
+    el.play().catch(() => {
+      // Browsers block autoplay with sound; play muted and offer sound.
+      el.muted = true;
+      setMuted(true);
+      void el.play().catch(() => undefined);
+    });
+  }, [src]);
+
+  const finish = () => {
+    track("landing_video_end");
+    navigate(getAccessToken() ? "/" : "/register?fromLandingPage=1");
+  };
+
+  return (
+    <main className="screen landing">
+      <div className="landing__top">
+        <LanguageSwitch />
+        <button type="button" className="link-button" onClick={finish}>
+          {t("landing.skip")}
+        </button>
+      </div>
+      {src ? (
+        <video
+          ref={video}
+          className="landing__video"
+          src={src}
+          playsInline
+          autoPlay
+          preload="auto"
+          controls={false}
+          aria-label={t("landing.videoLabel")}
+          onEnded={finish}
+        />
+      ) : (
+        <PageSpinner />
+      )}
+      {muted && (
+        <button
+          type="button"
+          className="button button--primary landing__sound"
+          onClick={() => {
+            if (!video.current) return;
+            video.current.muted = false;
+            setMuted(false);
+          }}
+        >
+          {t("landing.playWithSound")}
+        </button>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,7 @@
+import type { RouteObject } from "react-router";
+import { LandingPage } from "./landing-page.tsx";
+
+export const landingRoutes: RouteObject[] = [
+  { path: "/landing", element: <LandingPage /> },
+  { path: "/landing-page", element: <LandingPage /> },
+];

@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..", "..");
+
+export const E2E_ADMIN = { email: "e2e-admin@hikaya.test", password: "e2e-admin-password" };
+
+async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once("error", fail);
+    s.listen(0, "127.0.0.1", () => {
+      const address = s.address();
+      s.close(() => (typeof address === "object" && address ? ok(address.port) : fail(new Error("no port"))));
+    });
+  });
+}
+
+export async function startServer(
+  env: Record<string, string> = {},
+): Promise<{ url: string; process: ChildProcess; dataDir: string; stop(): Promise<void> }> {
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "hikaya-e2e-"));
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, "apps/server/src/main.ts")], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ADMIN_EMAIL: E2E_ADMIN.email,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}),
+      ...env,
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error("server did not become healthy in 60 s");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    process: child,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await new Promise((r) => child.once("exit", r));
+      }
+      if (!env.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function globalSetup() {
+  // Each run builds into its own folder, so runs side by side never serve each other's half-built app.
+  const webDist = process.env.E2E_WEB_DIST ?? mkdtempSync(join(tmpdir(), "hikaya-e2e-web-"));
+  if (!process.env.E2E_WEB_DIST) {
+    const build = spawnSync("npx", ["vite", "build", "--outDir", webDist, "--emptyOutDir"], { cwd: join(root, "apps/web"), stdio: "inherit" });
+    if (build.status !== 0) throw new Error("web build failed");
+  }
+  process.env.E2E_WEB_DIST = webDist;
+  const server = await startServer({ WEB_DIST_DIR: webDist });
+  process.env.E2E_BASE_URL = server.url;
+  process.env.E2E_DATA_DIR = server.dataDir;
+  return async () => server.stop();
+}

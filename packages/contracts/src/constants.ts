@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/** Business constants of spec section 9. */
+export const TOAST_CLOSE_MS = 3000;
+export const LANDING_AUTO_ADVANCE_MS = 3000;
+export const MENU_FADE_MS = 500;
+export const RECORDER_IDLE_HINT_MS = 10_000;
+export const SPINNER_COLOR = "#4fa94d";
+export const SPINNER_SIZE = 50;
+export const DEFAULT_PRIMARY_COLOR = "#2e9e5b";
+export const MIN_PASSWORD_LENGTH = 6;
+
+/** Recording thresholds (spec section 9): question index decides the next screen. */
+export const RECORDING_INSTEAD_OF_ADD_WEBSITE_FROM_INDEX = 2;
+export const SAVE_REQUIRES_UPLOAD_ABOVE_INDEX = 2;
+export const SECOND_RECORDING_SCREEN_ABOVE_INDEX = 16;
+
+/** Message Center is offered once the profile's watchedStories has more than this many items. */
+export const MESSAGE_CENTER_MIN_WATCHED = 2;
+
+export const LANGUAGES = ["en", "ar"] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const FALLBACK_LANGUAGE: Language = "ar";
+
+export const GENDERS = ["Male", "Female"] as const;
+export const genderSchema = z.enum(GENDERS);
+export const CONTACT_GENDERS = ["Male", "Female", "Not specified"] as const;
+export const AGE_GROUPS = ["Upto 18", "19-30", "31-50", "51+"] as const;
+export const ageGroupSchema = z.enum(AGE_GROUPS);
+
+export const WATCH_STATUSES = ["Active", "Deleted", "Locked"] as const;
+export const watchStatusSchema = z.enum(WATCH_STATUSES);
+export type WatchStatus = z.infer<typeof watchStatusSchema>;
+
+/** Instruction video locations (spec section 2), plus the Message Center's. */
+export const INSTRUCTION_LOCATIONS = [
+  "Add Website",
+  "Record Thoughts",
+  "Record thoughts, 2nd chance",
+  "Reset Password",
+  "Edit Profile",
+  "Landing Page",
+  "Message Center",
+] as const;
+export const instructionLocationSchema = z.enum(INSTRUCTION_LOCATIONS);
+export type InstructionLocation = z.infer<typeof instructionLocationSchema>;
+
+/** Storage buckets. Public ones are served at /storage/v1/object/public/<bucket>/<path>. */
+export const PUBLIC_BUCKETS = ["thumbnails", "videos", "question-media", "audio", "images", "instructions", "documents"] as const;
+export const PRIVATE_BUCKETS = ["recordings", "voice-notes"] as const;
+export type PublicBucket = (typeof PUBLIC_BUCKETS)[number];
+export type PrivateBucket = (typeof PRIVATE_BUCKETS)[number];
+export type Bucket = PublicBucket | PrivateBucket;
+export const publicObjectPath = (bucket: PublicBucket, path: string) => `/storage/v1/object/public/${bucket}/${path}`;

@@ -1,0 +1,51 @@
+import { z } from "zod";
+
+/**
+ * The closed list of error codes the server answers with. The web app turns a code into text in the
+ * person's language; it never shows raw server English. Add codes here, never ad hoc in a module.
+ */
+export const ERROR_CODES = [
+  "bad_request",
+  "validation_failed",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "payload_too_large",
+  "unsupported_media_type",
+  "range_not_satisfiable",
+  "rate_limited",
+  "internal_error",
+  "service_unavailable",
+  // The four translated server messages of spec section 8.
+  "user_already_exists",
+  "invalid_credentials",
+  "weak_password",
+  "invalid_phone",
+  // Program rules.
+  "story_locked",
+  "story_out_of_order",
+  "passwords_do_not_match",
+  "invalid_otp",
+  "otp_expired",
+  "token_expired",
+] as const;
+
+export const errorCodeSchema = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+/** JSON body of every non-envelope error answer under /api and /storage. */
+export const errorBodySchema = z.object({
+  code: errorCodeSchema,
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+/** The spec's four server messages (section 8), matched by code in the client, not by English text. */
+export const TRANSLATED_SERVER_MESSAGES = {
+  user_already_exists: "User already registered",
+  invalid_credentials: "Invalid login credentials",
+  weak_password: "Password should be at least 6 characters.",
+  invalid_phone: "Invalid phone number format (E.164 required)",
+} as const satisfies Partial<Record<ErrorCode, string>>;
