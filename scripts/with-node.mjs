@@ -24,7 +24,6 @@ const major = Number(process.versions.node.split(".")[0]);
 if (major < MIN_MAJOR) {
   const nodeHome = ensureNode();
   env.PATH = `${join(nodeHome, "bin")}${delimiter}${env.PATH ?? ""}`;
-  env.npm_config_nodedir = nodeHome;
   env.HIKAYA_NODE_HOME = nodeHome;
 }
 ensureNativeAddons();
@@ -51,7 +50,7 @@ function ensureNode() {
   mkdirSync(cacheRoot, { recursive: true });
   const work = mkdtempSync(join(tmpdir(), "hikaya-node-"));
   try {
-    run("npm", ["pack", pkg, "--pack-destination", work, "--silent"], { cwd: work });
+    run("npm", ["pack", pkg, "--pack-destination", work, "--silent"], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
     const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
     if (!tarball) throw new Error(`npm pack ${pkg} produced no tarball`);
     const unpacked = join(work, "unpacked");
@@ -77,7 +76,13 @@ function ensureNativeAddons() {
   const why = probe.stderr?.toString() ?? "";
   if (!why.includes("NODE_MODULE_VERSION") && !why.includes("invalid ELF") && !why.includes("bindings file")) return;
   console.error("Rebuilding better-sqlite3 for this Node version…");
-  run("npm", ["rebuild", "better-sqlite3", "--foreground-scripts"], { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  // node-gyp builds against the headers of the Node we run under (shipped in the same package).
+  const nodedir = env.HIKAYA_NODE_HOME ? { npm_config_nodedir: env.HIKAYA_NODE_HOME } : {};
+  run("npm", ["rebuild", "better-sqlite3", "--foreground-scripts", "--ignore-scripts=false"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...env, ...nodedir },
+  });
 }
 
 function run(cmd, cmdArgs, opts = {}) {

@@ -1,10 +1,91 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+import { precompress } from "./build/precompress.ts";
 
 const server = process.env.HIKAYA_SERVER ?? "http://localhost:8080";
 
+const icons = [
+  { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+  { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+  { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+];
+
+/** Web app manifests, one per language: lib/pwa.ts points the <link rel="manifest"> at the current one. */
+export const manifests = {
+  en: {
+    id: "/",
+    name: "Hikaya",
+    short_name: "Hikaya",
+    description: "Watch family stories, hear their answers and record your own thoughts.",
+    lang: "en",
+    dir: "ltr",
+  },
+  ar: {
+    id: "/",
+    name: "حكاية",
+    short_name: "حكاية",
+    description: "شاهد قصص العائلة واستمع إلى إجاباتهم وسجّل أفكارك.",
+    lang: "ar",
+    dir: "rtl",
+  },
+} as const;
+
+const common = {
+  start_url: "/",
+  scope: "/",
+  display: "standalone",
+  orientation: "portrait",
+  background_color: "#ffffff",
+  theme_color: "#237a47",
+  icons,
+} as const;
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: "generateSW",
+      registerType: "autoUpdate",
+      injectRegister: false,
+      includeAssets: ["favicon.svg", "icons/*.png"],
+      manifestFilename: "manifest.webmanifest",
+      manifest: { ...common, ...manifests.en },
+      workbox: {
+        // The app shell: every built script, style, the HTML and the icons; media stays on the network.
+        globPatterns: ["**/*.{js,mjs,css,html,svg,png,webmanifest}"],
+        // The console and the PDF viewer are not part of the person's offline app; they load when online.
+        globIgnores: ["**/admin-*", "**/pdf-viewer-*", "**/pdf.worker*", "**/*.map"],
+        navigateFallback: "/index.html",
+        navigateFallbackDenylist: [/^\/api\//, /^\/auth\//, /^\/storage\//, /^\/admin/],
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+        runtimeCaching: [
+          {
+            // Public site settings (title, colour, maintenance) so the shell starts offline in the right look.
+            urlPattern: ({ url }) => url.pathname === "/api/settings",
+            handler: "NetworkFirst",
+            options: { cacheName: "hikaya-settings", networkTimeoutSeconds: 3 },
+          },
+        ],
+      },
+    }),
+    {
+      // The Arabic manifest beside the English one that vite-plugin-pwa writes.
+      name: "hikaya-arabic-manifest",
+      apply: "build",
+      generateBundle() {
+        this.emitFile({
+          type: "asset",
+          fileName: "manifest-ar.webmanifest",
+          source: JSON.stringify({ ...common, ...manifests.ar }, null, 2),
+        });
+      },
+    },
+    precompress(),
+  ],
   server: {
     proxy: { "/api": server, "/auth": server, "/storage": server },
   },

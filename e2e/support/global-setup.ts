@@ -33,6 +33,9 @@ export async function startServer(
       LOG_LEVEL: "warn",
       ADMIN_EMAIL: E2E_ADMIN.email,
       ADMIN_PASSWORD: E2E_ADMIN.password,
+      // Every e2e browser signs in from 127.0.0.1: keep the per-IP auth limits out of the way, and hashing cheaper.
+      AUTH_RATE_LIMIT_FACTOR: "100",
+      AUTH_SCRYPT_LOG_N: "14",
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}),
       ...env,
     },
@@ -67,7 +70,10 @@ export default async function globalSetup() {
   // Each run builds into its own folder, so runs side by side never serve each other's half-built app.
   const webDist = process.env.E2E_WEB_DIST ?? mkdtempSync(join(tmpdir(), "hikaya-e2e-web-"));
   if (!process.env.E2E_WEB_DIST) {
-    const build = spawnSync("npx", ["vite", "build", "--outDir", webDist, "--emptyOutDir"], { cwd: join(root, "apps/web"), stdio: "inherit" });
+    const build = spawnSync("npx", ["vite", "build", "--outDir", webDist, "--emptyOutDir"], {
+      cwd: join(root, "apps/web"),
+      stdio: "inherit",
+    });
     if (build.status !== 0) throw new Error("web build failed");
   }
   process.env.E2E_WEB_DIST = webDist;

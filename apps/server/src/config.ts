@@ -44,6 +44,9 @@ const envSchema = z
     TWILIO_WHATSAPP_FROM: z.string().optional(),
     TWILIO_BASE_URL: z.url().default("https://api.twilio.com"),
     TRUST_PROXY: bool(false),
+    // Auth tuning: tests lower the scrypt cost and raise or lower the rate limits; defaults are production values.
+    AUTH_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
+    AUTH_RATE_LIMIT_FACTOR: z.coerce.number().positive().max(1_000_000).default(1),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === "s3" && !env.S3_BUCKET)
@@ -69,6 +72,12 @@ export interface Config {
   seedDemo: boolean;
   webDistDir: string;
   trustProxy: boolean;
+  auth: {
+    /** scrypt cost as log2(N); 17 is OWASP's N=2^17, r=8, p=1. */
+    scryptLogN: number;
+    /** Multiplies every rate limit (tests and benchmarks raise it, security tests lower it). */
+    rateLimitFactor: number;
+  };
   storage:
     | { driver: "local"; root: string }
     | {
@@ -120,6 +129,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO,
     webDistDir: resolve(env.WEB_DIST_DIR ?? resolve(REPO_ROOT, "apps/web/dist")),
     trustProxy: env.TRUST_PROXY,
+    auth: { scryptLogN: env.AUTH_SCRYPT_LOG_N, rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR },
     storage:
       env.STORAGE_DRIVER === "s3"
         ? {

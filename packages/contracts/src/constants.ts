@@ -1,5 +1,4 @@
-import { z } from "zod";
-
+/** Plain values only (no zod), so the web app can import them without pulling in the schema library. */
 /** Business constants of spec section 9. */
 export const TOAST_CLOSE_MS = 3000;
 export const LANDING_AUTO_ADVANCE_MS = 3000;
@@ -7,7 +6,7 @@ export const MENU_FADE_MS = 500;
 export const RECORDER_IDLE_HINT_MS = 10_000;
 export const SPINNER_COLOR = "#4fa94d";
 export const SPINNER_SIZE = 50;
-export const DEFAULT_PRIMARY_COLOR = "#2e9e5b";
+export const DEFAULT_PRIMARY_COLOR = "#237a47";
 export const MIN_PASSWORD_LENGTH = 6;
 
 /** Recording thresholds (spec section 9): question index decides the next screen. */
@@ -23,14 +22,13 @@ export type Language = (typeof LANGUAGES)[number];
 export const FALLBACK_LANGUAGE: Language = "ar";
 
 export const GENDERS = ["Male", "Female"] as const;
-export const genderSchema = z.enum(GENDERS);
+export type Gender = (typeof GENDERS)[number];
 export const CONTACT_GENDERS = ["Male", "Female", "Not specified"] as const;
 export const AGE_GROUPS = ["Upto 18", "19-30", "31-50", "51+"] as const;
-export const ageGroupSchema = z.enum(AGE_GROUPS);
+export type AgeGroup = (typeof AGE_GROUPS)[number];
 
 export const WATCH_STATUSES = ["Active", "Deleted", "Locked"] as const;
-export const watchStatusSchema = z.enum(WATCH_STATUSES);
-export type WatchStatus = z.infer<typeof watchStatusSchema>;
+export type WatchStatus = (typeof WATCH_STATUSES)[number];
 
 /** Instruction video locations (spec section 2), plus the Message Center's. */
 export const INSTRUCTION_LOCATIONS = [
@@ -42,8 +40,7 @@ export const INSTRUCTION_LOCATIONS = [
   "Landing Page",
   "Message Center",
 ] as const;
-export const instructionLocationSchema = z.enum(INSTRUCTION_LOCATIONS);
-export type InstructionLocation = z.infer<typeof instructionLocationSchema>;
+export type InstructionLocation = (typeof INSTRUCTION_LOCATIONS)[number];
 
 /** Storage buckets. Public ones are served at /storage/v1/object/public/<bucket>/<path>. */
 export const PUBLIC_BUCKETS = ["thumbnails", "videos", "question-media", "audio", "images", "instructions", "documents"] as const;

@@ -25,7 +25,11 @@ export function openDatabase(config: Config["database"]): DatabaseHandle {
   let name: DialectName;
   if (config.kind === "postgres") {
     name = "postgres";
-    dialect = new PostgresDialect({ pool: new pg.Pool({ connectionString: config.url, max: 10 }) });
+    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    // An idle connection dropped by the server (restart, failover) must not crash the process; the
+    // pool replaces it on the next query, and a query in flight fails with its own error.
+    pool.on("error", (error) => console.error(`PostgreSQL idle connection lost: ${error.message}`));
+    dialect = new PostgresDialect({ pool });
   } else {
     name = "sqlite";
     mkdirSync(dirname(config.file), { recursive: true });

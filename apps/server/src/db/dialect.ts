@@ -27,6 +27,16 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return e?.code === "23503" || e?.code === "SQLITE_CONSTRAINT_FOREIGNKEY";
 }
 
+/**
+ * Serialises message inserts inside a transaction so ids commit in id order (PostgreSQL hands out
+ * sequence values before commit; without this a reader could see id 8 before id 7 commits). SQLite has
+ * one writer already. Used by modules/messages so live catch-up by `id > last` never skips a row.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: any database schema will do
+export async function lockMessageSequence(trx: Kysely<any>, dialect: DialectName): Promise<void> {
+  if (dialect === "postgres") await sql`select pg_advisory_xact_lock(7470001)`.execute(trx);
+}
+
 /** A cheap round trip for the health check. */
 // biome-ignore lint/suspicious/noExplicitAny: any database schema will do for `select 1`
 export async function ping(db: Kysely<any>): Promise<void> {

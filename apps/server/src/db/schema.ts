@@ -136,7 +136,140 @@ export interface AnalyticsEventsTable {
   created_at: string;
 }
 
+export interface RecordingsTable {
+  id: string;
+  user_id: string;
+  story_id: string;
+  question_index: number | null;
+  object_key: string;
+  content_type: string;
+  size: number;
+  duration_seconds: number | null;
+  created_at: string;
+}
+
+// Auth (migration 0002-auth). users.phone holds E.164 with the leading "+"; /auth/v1 shows it without, like Supabase.
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  aal: string;
+  amr: string;
+  factor_id: string | null;
+  user_agent: string | null;
+  ip: string | null;
+  created_at: string;
+  updated_at: string;
+  refreshed_at: string | null;
+}
+
+export interface RefreshTokensTable {
+  id: Generated<number>;
+  token_hash: string;
+  session_id: string;
+  user_id: string;
+  parent_id: number | null;
+  revoked: number;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface IdentitiesTable {
+  id: string;
+  provider_id: string;
+  user_id: string;
+  provider: string;
+  identity_data: string;
+  email: string | null;
+  last_sign_in_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MfaFactorsTable {
+  id: string;
+  user_id: string;
+  friendly_name: string | null;
+  factor_type: string;
+  status: string;
+  secret: string;
+  phone: string | null;
+  last_used_step: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MfaChallengesTable {
+  id: string;
+  factor_id: string;
+  ip: string | null;
+  created_at: string;
+  verified_at: string | null;
+}
+
+export interface OneTimeTokensTable {
+  id: string;
+  user_id: string | null;
+  purpose: string;
+  relates_to: string;
+  token_hash: string;
+  attempts: number;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface FlowStateTable {
+  id: string;
+  auth_code_hash: string | null;
+  user_id: string | null;
+  code_challenge: string;
+  code_challenge_method: string;
+  authentication_method: string;
+  relates_to: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  expires_at: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  user_id: string | null;
+  action: string;
+  ip: string | null;
+  payload: string;
+  created_at: string;
+}
+
+export interface SmsOutboxTable {
+  id: string;
+  channel: string;
+  recipient: string;
+  body: string;
+  purpose: string | null;
+  provider: string;
+  status: string;
+  provider_message_id: string | null;
+  error: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  identities: IdentitiesTable;
+  mfa_factors: MfaFactorsTable;
+  mfa_challenges: MfaChallengesTable;
+  one_time_tokens: OneTimeTokensTable;
+  flow_state: FlowStateTable;
+  rate_limits: RateLimitsTable;
+  audit_log: AuditLogTable;
+  sms_outbox: SmsOutboxTable;
   users: UsersTable;
   profiles: ProfilesTable;
   stories: StoriesTable;
@@ -150,4 +283,41 @@ export interface Database {
   progress: ProgressTable;
   contact_submissions: ContactSubmissionsTable;
   analytics_events: AnalyticsEventsTable;
+  recordings: RecordingsTable;
+  messages: MessagesTable;
+  conversations: ConversationsTable;
+  admin_audit_log: AdminAuditLogTable;
+}
+
+/** Message Center (migration 0004). `id` orders a conversation and is the live stream's event id. */
+export interface MessagesTable {
+  id: Generated<number>;
+  user_id: string;
+  sender_id: string;
+  sender_role: "user" | "facilitator";
+  message_type: "text" | "audio";
+  body: string;
+  duration_seconds: number | null;
+  client_id: string | null;
+  created_at: string;
+}
+
+export interface ConversationsTable {
+  user_id: string;
+  last_message_id: number;
+  last_message_at: string;
+  user_read_id: Generated<number>;
+  facilitator_read_id: Generated<number>;
+}
+
+/** The operator console's audit trail (migration 0005): who did what, when. */
+export interface AdminAuditLogTable {
+  id: Generated<number>;
+  actor_id: string;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  details: string;
+  created_at: string;
 }

@@ -47,6 +47,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const config = loadConfig({
     DATA_DIR: dataDir,
     SEED_DEMO: "false",
+    AUTH_SCRYPT_LOG_N: "12", // cheap password hashing in tests; production keeps N=2^17
     LOG_LEVEL: "silent",
     WEB_DIST_DIR: join(dataDir, "no-web"),
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),

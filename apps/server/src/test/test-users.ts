@@ -11,7 +11,10 @@ export interface TestUser {
  * A signed-in person for route tests: a user row plus a valid access token for a live session.
  * `admin: true` gives the user app_metadata.role = "admin".
  */
-export async function createTestUser(app: App, options: { admin?: boolean; email?: string; phone?: string } = {}): Promise<TestUser> {
+export async function createTestUser(
+  app: App,
+  options: { admin?: boolean; email?: string; phone?: string } = {},
+): Promise<TestUser> {
   const id = randomUUID();
   const now = new Date().toISOString();
   const appMetadata = { provider: "email", providers: ["email"], ...(options.admin ? { role: "admin" } : {}) };
@@ -35,7 +38,23 @@ export async function createTestUser(app: App, options: { admin?: boolean; email
       deleted_at: null,
     })
     .execute();
+  // A real session row: guards check it through app.deps.auth.sessions.isActive.
   const sessionId = randomUUID();
+  await app.deps.db
+    .insertInto("sessions")
+    .values({
+      id: sessionId,
+      user_id: id,
+      aal: "aal1",
+      amr: JSON.stringify([{ method: "password", timestamp: Math.floor(Date.now() / 1000) }]),
+      factor_id: null,
+      user_agent: "test",
+      ip: "127.0.0.1",
+      created_at: now,
+      updated_at: now,
+      refreshed_at: null,
+    })
+    .execute();
   const { token } = await app.deps.auth.tokens.issue({
     userId: id,
     email: options.email ?? `${id}@test.hikaya`,

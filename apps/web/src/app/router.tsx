@@ -1,11 +1,23 @@
 import { createBrowserRouter, Outlet, type RouteObject, useLocation } from "react-router";
+import { accountRoutes } from "../features/account/routes.tsx";
+import { charactersRoutes } from "../features/characters/routes.tsx";
 import { infoRoutes } from "../features/info/routes.tsx";
 import { landingRoutes } from "../features/landing/routes.tsx";
+import { messagesRoutes } from "../features/messages/routes.tsx";
+import { storiesRoutes } from "../features/stories/routes.tsx";
+import { loadNamespaces } from "../lib/i18n.ts";
 import { NotFoundPage } from "./not-found-page.tsx";
 import { SettingsGate } from "./settings-gate.tsx";
 
 /** Every feature contributes its own routes; the shell only puts them together. */
-const featureRoutes: RouteObject[] = [...landingRoutes, ...infoRoutes];
+const featureRoutes: RouteObject[] = [
+  ...landingRoutes,
+  ...infoRoutes,
+  ...storiesRoutes,
+  ...accountRoutes,
+  ...charactersRoutes,
+  ...messagesRoutes,
+];
 
 function Shell() {
   const { pathname } = useLocation();
@@ -16,6 +28,17 @@ function Shell() {
   );
 }
 
+/** The operator console: its own lazily loaded chunk, so the user app's bundle never includes it. */
+const adminRoutes: RouteObject[] = [
+  {
+    path: "/admin/*",
+    lazy: async () => {
+      const [module] = await Promise.all([import("../admin/admin-app.tsx"), loadNamespaces("admin")]);
+      return { Component: module.AdminApp };
+    },
+  },
+];
+
 export const router = createBrowserRouter([
-  { element: <Shell />, children: [...featureRoutes, { path: "*", element: <NotFoundPage /> }] },
+  { element: <Shell />, children: [...featureRoutes, ...adminRoutes, { path: "*", element: <NotFoundPage /> }] },
 ]);

@@ -31,9 +31,8 @@ export function flush(useBeacon = false) {
   const body = JSON.stringify({ events: queue, token: getAccessToken() ?? undefined });
   queue = [];
   if (useBeacon && navigator.sendBeacon?.("/api/events", new Blob([body], { type: "application/json" }))) return;
-  void fetch("/api/events", { method: "POST", headers: { "content-type": "application/json" }, body, keepalive: true }).catch(
-    () => undefined,
-  );
+  // Unloads go through sendBeacon above; a plain fetch is enough while the page lives.
+  void fetch("/api/events", { method: "POST", headers: { "content-type": "application/json" }, body }).catch(() => undefined);
 }
 
 if (typeof document !== "undefined") {

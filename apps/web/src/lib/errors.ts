@@ -1,11 +1,58 @@
 import { ApiError } from "./api-client.ts";
 import { i18n } from "./i18n.ts";
 
+/**
+ * supabase-js auth errors carry Supabase's `code` (error_code) and HTTP status. They map onto the
+ * shared codes so a person reads the same translated text whichever way they signed in.
+ */
+const AUTH_CODE_TO_KEY: Record<string, string> = {
+  user_already_exists: "user_already_exists",
+  email_exists: "user_already_exists",
+  phone_exists: "user_already_exists",
+  invalid_credentials: "invalid_credentials",
+  weak_password: "weak_password",
+  over_request_rate_limit: "rate_limited",
+  over_sms_send_rate_limit: "rate_limited",
+  over_email_send_rate_limit: "rate_limited",
+  otp_expired: "invalid_otp",
+  session_expired: "token_expired",
+  session_not_found: "token_expired",
+  refresh_token_not_found: "token_expired",
+  bad_jwt: "token_expired",
+  no_authorization: "unauthorized",
+};
+
+interface AuthLikeError {
+  __isAuthError: true;
+  name: string;
+  message: string;
+  status?: number;
+  code?: string;
+}
+
+function isAuthLikeError(error: unknown): error is AuthLikeError {
+  return typeof error === "object" && error !== null && (error as { __isAuthError?: unknown }).__isAuthError === true;
+}
+
+/** The translation key (under `errors.`) for a failure, chosen by its code. */
+export function errorKey(error: unknown): string {
+  if (error instanceof ApiError) return error.code;
+  if (isAuthLikeError(error)) {
+    if (error.name === "AuthRetryableFetchError" && !error.status) return "network";
+    const code = error.code ?? "";
+    if (AUTH_CODE_TO_KEY[code]) return AUTH_CODE_TO_KEY[code];
+    if (code === "validation_failed" && /phone/i.test(error.message)) return "invalid_phone";
+    if (code === "validation_failed") return "validation_failed";
+    if (error.status === 429) return "rate_limited";
+    if (error.status && error.status >= 500) return "internal_error";
+    return "unknown";
+  }
+  if (error instanceof TypeError) return "network"; // fetch() rejects with a TypeError when offline
+  return "unknown";
+}
+
 /** The text a person sees for any failure, in their language, chosen by error code. */
 export function errorText(error: unknown): string {
-  if (error instanceof ApiError) {
-    const key = `errors.${error.code}`;
-    return i18n.exists(key, { ns: "common" }) ? String(i18n.t(key as never)) : i18n.t("errors.unknown");
-  }
-  return i18n.t("errors.unknown");
+  const key = `errors.${errorKey(error)}`;
+  return i18n.exists(key, { ns: "common" }) ? String(i18n.t(key as never)) : i18n.t("errors.unknown");
 }

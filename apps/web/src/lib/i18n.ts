@@ -14,14 +14,60 @@ export const resources = {
   ar: { common: arCommon },
 } as const;
 
-export type Namespace = keyof (typeof resources)["en"];
+/**
+ * Namespaces that arrive with their feature's chunk instead of the first download (a route's `lazy`
+ * awaits `loadNamespaces`; a language switch loads the other language before re-rendering). Their
+ * English files still type `t()` through the type-only imports below.
+ */
+const lazyNamespaces = {
+  account: { en: () => import("../locales/en/account.json"), ar: () => import("../locales/ar/account.json") },
+  info: { en: () => import("../locales/en/info.json"), ar: () => import("../locales/ar/info.json") },
+  characters: { en: () => import("../locales/en/characters.json"), ar: () => import("../locales/ar/characters.json") },
+  admin: { en: () => import("../locales/en/admin.json"), ar: () => import("../locales/ar/admin.json") },
+  stories: { en: () => import("../locales/en/stories.json"), ar: () => import("../locales/ar/stories.json") },
+  messages: { en: () => import("../locales/en/messages.json"), ar: () => import("../locales/ar/messages.json") },
+  inbox: { en: () => import("../locales/en/inbox.json"), ar: () => import("../locales/ar/inbox.json") },
+} as const;
+type LazyNamespace = keyof typeof lazyNamespaces;
+type LazyResources = {
+  account: typeof import("../locales/en/account.json");
+  info: typeof import("../locales/en/info.json");
+  characters: typeof import("../locales/en/characters.json");
+  admin: typeof import("../locales/en/admin.json");
+  stories: typeof import("../locales/en/stories.json");
+  messages: typeof import("../locales/en/messages.json");
+  inbox: typeof import("../locales/en/inbox.json");
+};
+
+/** i18next backend for `lazyNamespaces`: each file is its own small chunk. */
+const lazyBackend = {
+  type: "backend" as const,
+  init() {},
+  read(language: string, namespace: string, callback: (error: unknown, data?: object) => void) {
+    const loaders = (
+      lazyNamespaces as Record<string, { en: () => Promise<{ default: object }>; ar: () => Promise<{ default: object }> }>
+    )[namespace];
+    if (!loaders) return callback(null, {});
+    loaders[language.startsWith("en") ? "en" : "ar"]().then(
+      (module) => callback(null, module.default),
+      (error) => callback(error),
+    );
+  },
+};
+
+/** Loads a lazily bundled namespace (for the current language and the fallback) before a screen renders. */
+export function loadNamespaces(...namespaces: LazyNamespace[]) {
+  return i18next.loadNamespaces(namespaces);
+}
+
+export type Namespace = keyof (typeof resources)["en"] | LazyNamespace;
 export type Language = keyof typeof resources;
 export const LANGUAGE_STORAGE_KEY = "i18nextLng";
 
 declare module "i18next" {
   interface CustomTypeOptions {
     defaultNS: "common";
-    resources: (typeof resources)["en"];
+    resources: (typeof resources)["en"] & LazyResources;
   }
 }
 
@@ -42,9 +88,11 @@ export function initI18n() {
   i18next.on("languageChanged", applyDocumentLanguage);
   void i18next
     .use(LanguageDetector)
+    .use(lazyBackend)
     .use(initReactI18next)
     .init({
       resources,
+      partialBundledLanguages: true,
       defaultNS: "common",
       ns: Object.keys(resources.en),
       fallbackLng: "ar",

@@ -4,6 +4,8 @@
  */
 const TOKEN_KEY = "token";
 const USER_ID_KEY = "userId";
+/** Where supabase-js keeps its session (lib/auth.ts); cleared with the token so a log-out is complete. */
+export const AUTH_STORAGE_KEY = "hikaya-auth";
 
 function stores(): Storage[] {
   return [localStorage, sessionStorage];
@@ -36,5 +38,12 @@ export function clearStoredSession() {
   for (const s of stores()) {
     s.removeItem(TOKEN_KEY);
     s.removeItem(USER_ID_KEY);
+    s.removeItem(AUTH_STORAGE_KEY);
+    s.removeItem(`${AUTH_STORAGE_KEY}-user`);
   }
+}
+
+/** Whether supabase-js has a session stored (it may need refreshing), without loading supabase-js. */
+export function hasStoredAuthSession(): boolean {
+  return stores().some((s) => s.getItem(AUTH_STORAGE_KEY) !== null);
 }

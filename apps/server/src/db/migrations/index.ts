@@ -1,6 +1,10 @@
 import type { Kysely } from "kysely";
 import type { DialectName } from "../dialect.ts";
 import * as m0001 from "./0001-program.ts";
+import * as m0002 from "./0002-auth.ts";
+import * as m0003 from "./0003-recordings.ts";
+import * as m0004 from "./0004-messages.ts";
+import * as m0005 from "./0005-admin.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -12,4 +16,8 @@ export interface HikayaMigration {
  */
 export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0001-program": m0001,
+  "0002-auth": m0002,
+  "0003-recordings": m0003,
+  "0004-messages": m0004,
+  "0005-admin": m0005,
 };

@@ -4,6 +4,7 @@ import { AppError } from "../../errors.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const VERIFIED_CACHE_SIZE = 10_000;
 
 /** The claims Supabase puts in an access token, which supabase-js and our guards read. */
 export interface AccessTokenClaims extends JWTPayload {
@@ -70,16 +71,40 @@ export class AccessTokens {
 
   /** Verifies signature, expiry and audience. Throws AppError('token_expired' | 'unauthorized'). */
   async verify(token: string): Promise<AccessTokenClaims> {
+    const cached = this.#verified.get(token);
+    if (cached) {
+      if (cached.exp * 1000 > Date.now()) return cached;
+      this.#verified.delete(token);
+      throw new AppError("token_expired", "JWT has expired");
+    }
     try {
       const { payload } = await jwtVerify(token, this.#jwks, { audience: "authenticated", algorithms: ["ES256"] });
       if (typeof payload.sub !== "string" || typeof payload.session_id !== "string")
         throw new AppError("unauthorized", "invalid JWT: missing claims");
-      return payload as AccessTokenClaims;
+      const claims = payload as AccessTokenClaims;
+      this.#remember(token, claims);
+      return claims;
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw new AppError("token_expired", "JWT has expired");
       throw new AppError("unauthorized", "invalid JWT: unable to parse or verify signature");
     }
+  }
+
+  /**
+   * A signature check costs more than the rest of a typical request, and a client sends the same
+   * token for up to an hour; a verified token's claims are kept until it expires (bounded, oldest
+   * first out). Revocation is unaffected: the session is still checked on every request.
+   */
+  readonly #verified = new Map<string, AccessTokenClaims & { exp: number }>();
+
+  #remember(token: string, claims: AccessTokenClaims) {
+    if (typeof claims.exp !== "number") return;
+    if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.#verified.keys().next().value;
+      if (oldest !== undefined) this.#verified.delete(oldest);
+    }
+    this.#verified.set(token, claims as AccessTokenClaims & { exp: number });
   }
 
   /** Verifies a role key (anon / service_role). Returns its role or null. */

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey as JoseKey, type JWK, SignJWT } from "jose";
@@ -22,6 +22,8 @@ export interface SigningKeys {
   anonKey: string;
   /** The service-role key for server-to-server admin calls. */
   serviceRoleKey: string;
+  /** A server secret derived from the newest private key: the HMAC key for stored one-time codes. */
+  hmacSecret: Buffer;
 }
 
 interface StoredKey {
@@ -56,6 +58,9 @@ export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
     jwks: { keys: all.map((k) => k.publicJwk) },
     anonKey: await signRoleKey(current, "anon"),
     serviceRoleKey: await signRoleKey(current, "service_role"),
+    hmacSecret: createHash("sha256")
+      .update(`hikaya-hmac:${(stored[0] as StoredKey).privateJwk.d}`)
+      .digest(),
   };
 }
 

@@ -1,20 +1,93 @@
-import { instructionLocationSchema } from "@hikaya/contracts";
-import type { FastifyInstance } from "fastify";
+import {
+  contactSubmissionBodySchema,
+  contactSubmissionResultSchema,
+  contentsSchema,
+  envelopeSchema,
+  instructionBodySchema,
+  instructionLocationSchema,
+  instructionMediaSchema,
+} from "@hikaya/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { findInstruction } from "./content.repository.ts";
+import { optionalUser, requireUser } from "../auth/guards.ts";
+import { envelopeErrorResponses, errorResponses } from "../program/http-schemas.ts";
+import { contents, instructionMedia, submitContact } from "./content.service.ts";
 
 export const instructionSchema = z.object({ location: instructionLocationSchema, media: z.string().nullable() });
 
-/** Public content of the program: instruction videos by location. */
+/** The caller's id when they sent a valid token; a stale token on a public form is not worth refusing it. */
+async function userIdIfAny(request: FastifyRequest): Promise<string | null> {
+  try {
+    return (await optionalUser(request))?.userId ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Public content of the program: instruction videos by location, documents, the contact form. */
 export async function contentRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     "/instruction",
-    { schema: { querystring: z.object({ location: instructionLocationSchema }), response: { 200: instructionSchema } } },
+    {
+      schema: {
+        tags: ["content"],
+        summary: "The instruction video for a location",
+        querystring: z.object({ location: instructionLocationSchema }),
+        response: { 200: instructionSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => {
-      const row = await findInstruction(app.deps.db, request.query.location);
-      return { location: request.query.location, media: row?.media_path ?? null };
+      return { location: request.query.location, media: await instructionMedia(app.deps, request.query.location) };
+    },
+  );
+
+  app.post(
+    "/instruction",
+    {
+      config: { envelope: true },
+      schema: {
+        tags: ["token API"],
+        summary: "The instruction video for a location",
+        body: instructionBodySchema,
+        response: { 200: envelopeSchema(instructionMediaSchema), ...envelopeErrorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      await requireUser(request);
+      return { code: 200 as const, data: { media: await instructionMedia(app.deps, request.body.location) } };
+    },
+  );
+
+  app.get(
+    "/get/contents",
+    {
+      schema: {
+        tags: ["content"],
+        summary: "Terms and privacy documents (PDF URLs), the greeting audio and the landing video",
+        response: { 200: contentsSchema },
+      },
+    },
+    async (_request, reply) => {
+      reply.header("cache-control", "public, max-age=60");
+      return contents(app.deps);
+    },
+  );
+
+  app.post(
+    "/contactSubmission",
+    {
+      schema: {
+        tags: ["content"],
+        summary: "Send the Contact Us form (name and message required)",
+        body: contactSubmissionBodySchema,
+        response: { 201: contactSubmissionResultSchema, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const result = await submitContact(app.deps, await userIdIfAny(request), request.body);
+      return reply.status(201).send(result);
     },
   );
 }

@@ -29,7 +29,7 @@ export async function sendObject(
   reply.type(info.contentType);
 
   const ifNoneMatch = request.headers["if-none-match"];
-  if (ifNoneMatch && ifNoneMatch.split(",").some((t) => t.trim() === info.etag || t.trim() === "*")) {
+  if (ifNoneMatch?.split(",").some((t) => t.trim() === info.etag || t.trim() === "*")) {
     return reply.status(304).send();
   }
   const ifRange = request.headers["if-range"];

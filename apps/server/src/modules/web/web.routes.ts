@@ -20,6 +20,8 @@ export async function webRoutes(app: FastifyInstance) {
       root,
       wildcard: false,
       index: false,
+      // The build writes .br/.gz beside each text asset; send those to browsers that accept them.
+      preCompressed: true,
       setHeaders(reply, path) {
         const immutable = path.includes(`${join(root, "assets")}`);
         reply.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");

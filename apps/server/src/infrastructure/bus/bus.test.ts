@@ -1,0 +1,81 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabaseUrl, testDialect } from "../../test/test-app.ts";
+import { InProcessBus } from "./in-process-bus.ts";
+import { PostgresBus } from "./postgres-bus.ts";
+
+const next = (fn: (resolve: (v: string) => void) => void, ms = 5000) =>
+  new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timed out")), ms);
+    fn((v) => {
+      clearTimeout(timer);
+      resolve(v);
+    });
+  });
+
+describe("in-process bus", () => {
+  it("delivers to subscribers of the channel, asynchronously, until they unsubscribe", async () => {
+    const bus = new InProcessBus();
+    const got: string[] = [];
+    const off = await bus.subscribe("chan_a", (p) => got.push(p));
+    await bus.subscribe("chan_b", () => got.push("wrong channel"));
+    await bus.publish("chan_a", "1");
+    expect(got).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual(["1"]);
+    await off();
+    await bus.publish("chan_a", "2");
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual(["1"]);
+    await expect(bus.publish("bad name!", "x")).rejects.toThrow();
+    await bus.close();
+  });
+});
+
+describe.runIf(testDialect() === "postgres")("PostgreSQL LISTEN/NOTIFY bus", () => {
+  let db: Awaited<ReturnType<typeof createTestDatabaseUrl>>;
+  beforeAll(async () => {
+    db = await createTestDatabaseUrl();
+  });
+  afterAll(async () => db?.drop());
+
+  it("carries a payload from one process's bus to another's, and recovers from a dropped connection", async () => {
+    const url = db?.url ?? "";
+    const a = new PostgresBus(url);
+    const b = new PostgresBus(url);
+    try {
+      let deliver: (v: string) => void = () => undefined;
+      let gap: (v: string) => void = () => undefined;
+      await b.subscribe(
+        "hikaya_test",
+        (p) => deliver(p),
+        () => gap("gap"),
+      );
+      const first = next((r) => {
+        deliver = r;
+      });
+      await a.publish("hikaya_test", JSON.stringify({ id: 1 }));
+      expect(JSON.parse(await first)).toEqual({ id: 1 });
+
+      // Kill b's listening connection: it reconnects, listens again and reports a possible gap.
+      const gapped = next((r) => {
+        gap = r;
+      }, 10_000);
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where query ilike 'listen%' and datname = current_database()",
+      );
+      await admin.end();
+      expect(await gapped).toBe("gap");
+      const second = next((r) => {
+        deliver = r;
+      });
+      await a.publish("hikaya_test", "after reconnect");
+      expect(await second).toBe("after reconnect");
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});

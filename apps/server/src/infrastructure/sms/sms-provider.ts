@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import type { DB } from "../../db/database.ts";
+
+/** One text message to a person: an SMS, a WhatsApp message, or an e-mail (e-mail always goes to the outbox). */
+export interface OutgoingMessage {
+  channel: "sms" | "whatsapp" | "email";
+  /** E.164 phone number (with "+") or e-mail address. */
+  to: string;
+  body: string;
+  /** What the message is for (otp, recovery, reauthentication…), for the admins reading the outbox. */
+  purpose?: string;
+}
+
+export interface SentMessage {
+  /** Our outbox id; also Supabase's `message_id`. */
+  id: string;
+}
+
+/** Delivers messages. The default keeps them in the `sms_outbox` table; a real provider sends them. */
+export interface MessageProvider {
+  readonly name: string;
+  send(message: OutgoingMessage): Promise<SentMessage>;
+}
+
+export class MessageSendError extends Error {}
+
+export interface OutboxRow {
+  id: string;
+  channel: string;
+  recipient: string;
+  body: string;
+  purpose: string | null;
+  provider: string;
+  status: string;
+  providerMessageId: string | null;
+  error: string | null;
+  createdAt: string;
+}
+
+export async function recordOutboxMessage(
+  db: DB,
+  message: OutgoingMessage,
+  delivery: { provider: string; status: "stored" | "sent" | "failed"; providerMessageId?: string; error?: string; body?: string },
+): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto("sms_outbox")
+    .values({
+      id,
+      channel: message.channel,
+      recipient: message.to,
+      body: delivery.body ?? message.body,
+      purpose: message.purpose ?? null,
+      provider: delivery.provider,
+      status: delivery.status,
+      provider_message_id: delivery.providerMessageId ?? null,
+      error: delivery.error ?? null,
+      created_at: new Date().toISOString(),
+    })
+    .execute();
+  return id;
+}
+
+/** Newest first. */
+export async function listOutboxMessages(db: DB, options: { limit: number; recipient?: string }): Promise<OutboxRow[]> {
+  let query = db.selectFrom("sms_outbox").selectAll().orderBy("created_at", "desc").orderBy("id").limit(options.limit);
+  if (options.recipient) query = query.where("recipient", "=", options.recipient);
+  const rows = await query.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    channel: r.channel,
+    recipient: r.recipient,
+    body: r.body,
+    purpose: r.purpose,
+    provider: r.provider,
+    status: r.status,
+    providerMessageId: r.provider_message_id,
+    error: r.error,
+    createdAt: r.created_at,
+  }));
+}

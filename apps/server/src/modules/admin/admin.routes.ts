@@ -1,0 +1,329 @@
+import multipart from "@fastify/multipart";
+import {
+  adminAnalyticsSchema,
+  adminCharacterSchema,
+  adminContactSchema,
+  adminLandingAnswerSchema,
+  adminMediaSchema,
+  adminQuestionSchema,
+  adminSettingsSchema,
+  adminStorySchema,
+  adminUserDetailSchema,
+  analyticsQuerySchema,
+  answerInputSchema,
+  auditEntrySchema,
+  characterInputSchema,
+  documentKeySchema,
+  errorBodySchema,
+  instructionLocationSchema,
+  questionInputSchema,
+  reorderSchema,
+  settingsInputSchema,
+  storedPathSchema,
+  storyInputSchema,
+  UPLOAD_LIMITS,
+  UPLOAD_PURPOSES,
+  uploadPurposeSchema,
+  uploadResultSchema,
+} from "@hikaya/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { badRequest } from "../../errors.ts";
+import { requireAdmin } from "../auth/guards.ts";
+import { getAnalytics } from "./analytics.service.ts";
+import { type Actor, actorOf, audit, listAudit } from "./audit.service.ts";
+import * as content from "./content.service.ts";
+import * as people from "./people.service.ts";
+import * as stories from "./stories.service.ts";
+import { checkDeclaredSize, storeUpload } from "./uploads.service.ts";
+
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+const idParams = z.object({ id: z.string().min(1).max(100) });
+
+declare module "fastify" {
+  interface FastifyRequest {
+    adminActor?: Actor;
+  }
+}
+
+const actor = (request: FastifyRequest): Actor => {
+  if (!request.adminActor) throw new Error("admin guard did not run");
+  return request.adminActor;
+};
+
+/**
+ * The operator console's API, everything under /api/admin/*. One hook refuses visitors (401) and
+ * non-admins (403) before any route runs, so no admin route can forget its check. Every change is
+ * written to the audit log in the same transaction.
+ */
+export async function adminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  if (!app.hasContentTypeParser("multipart/form-data")) {
+    await app.register(multipart, { limits: { fileSize: UPLOAD_LIMITS.video, files: 1, fields: 10, parts: 12 } });
+  }
+  app.addHook("onRequest", async (request, reply) => {
+    const auth = await requireAdmin(request);
+    request.adminActor = actorOf(auth);
+    reply.header("cache-control", "private, no-store");
+  });
+
+  // ─── uploads ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Reads the one file of a multipart request, refusing one declared too large before reading it. */
+  async function fileOf(request: FastifyRequest, kind: keyof typeof UPLOAD_LIMITS) {
+    checkDeclaredSize(request.headers["content-length"], kind);
+    if (!request.isMultipart()) throw badRequest("Send the file as multipart/form-data in the field 'file'");
+    const part = await request.file({ limits: { fileSize: UPLOAD_LIMITS[kind], files: 1, fields: 10, parts: 12 } });
+    if (!part) throw badRequest("No file in the request");
+    return part.file;
+  }
+
+  app.post(
+    "/uploads/:purpose",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: "Upload a file for the program (streamed; type judged by its first bytes)",
+        params: z.object({ purpose: uploadPurposeSchema }),
+        response: { 200: uploadResultSchema, ...errors(400, 401, 403, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const { kind, bucket } = UPLOAD_PURPOSES[request.params.purpose];
+      try {
+        const stored = await storeUpload(app.deps.storage, await fileOf(request, kind), { kind, bucket });
+        await audit(
+          app.deps.db,
+          actor(request),
+          "file.upload",
+          { type: "file", id: stored.path },
+          { purpose: request.params.purpose, size: stored.size },
+        );
+        return { path: stored.path, size: stored.size, contentType: stored.contentType };
+      } catch (error) {
+        // The rest of a refused body is not worth reading.
+        reply.header("connection", "close");
+        throw error;
+      }
+    },
+  );
+
+  // ─── stories ──────────────────────────────────────────────────────────────────────────────────
+
+  app.get("/stories", { schema: { tags: ["admin"], response: { 200: z.array(adminStorySchema) } } }, async () =>
+    stories.listStories(app.deps.db),
+  );
+  app.post(
+    "/stories",
+    { schema: { tags: ["admin"], body: storyInputSchema, response: { 200: adminStorySchema, ...errors(400) } } },
+    async (request) => stories.createStory(app.deps, actor(request), request.body),
+  );
+  app.get(
+    "/stories/:id",
+    { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errors(404) } } },
+    async (request) => stories.getStory(app.deps.db, request.params.id),
+  );
+  app.put(
+    "/stories/:id",
+    {
+      schema: {
+        tags: ["admin"],
+        params: idParams,
+        body: storyInputSchema,
+        response: { 200: adminStorySchema, ...errors(400, 404) },
+      },
+    },
+    async (request) => stories.updateStory(app.deps, actor(request), request.params.id, request.body),
+  );
+  app.delete(
+    "/stories/:id",
+    {
+      schema: {
+        tags: ["admin"],
+        params: idParams,
+        response: { 200: z.object({ id: z.string(), watchedBy: z.number(), recordingsKept: z.number() }), ...errors(404) },
+      },
+    },
+    async (request) => stories.deleteStory(app.deps, actor(request), request.params.id),
+  );
+  app.post(
+    "/stories/reorder",
+    { schema: { tags: ["admin"], body: reorderSchema, response: { 200: z.array(adminStorySchema), ...errors(400, 409) } } },
+    async (request) => stories.reorderStories(app.deps, actor(request), request.body),
+  );
+  app.put(
+    "/stories/:id/thumbnail",
+    { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errors(400, 404, 413, 415) } } },
+    async (request, reply) => {
+      try {
+        return await stories.replaceThumbnail(app.deps, actor(request), request.params.id, await fileOf(request, "image"));
+      } catch (error) {
+        reply.header("connection", "close");
+        throw error;
+      }
+    },
+  );
+
+  // ─── questions and answers ────────────────────────────────────────────────────────────────────
+
+  const questionList = { 200: z.array(adminQuestionSchema), ...errors(400, 404, 409) };
+  app.get("/stories/:id/questions", { schema: { tags: ["admin"], params: idParams, response: questionList } }, async (request) =>
+    stories.listQuestions(app.deps.db, request.params.id),
+  );
+  app.post(
+    "/stories/:id/questions",
+    { schema: { tags: ["admin"], params: idParams, body: questionInputSchema, response: questionList } },
+    async (request) => stories.addQuestion(app.deps, actor(request), request.params.id, request.body.media),
+  );
+  app.post(
+    "/stories/:id/questions/reorder",
+    { schema: { tags: ["admin"], params: idParams, body: reorderSchema, response: questionList } },
+    async (request) => stories.reorderQuestions(app.deps, actor(request), request.params.id, request.body),
+  );
+  app.put(
+    "/questions/:id",
+    { schema: { tags: ["admin"], params: idParams, body: questionInputSchema, response: questionList } },
+    async (request) => stories.updateQuestion(app.deps, actor(request), request.params.id, request.body.media),
+  );
+  app.delete("/questions/:id", { schema: { tags: ["admin"], params: idParams, response: questionList } }, async (request) =>
+    stories.deleteQuestion(app.deps, actor(request), request.params.id),
+  );
+  app.post(
+    "/questions/:id/answers",
+    { schema: { tags: ["admin"], params: idParams, body: answerInputSchema, response: questionList } },
+    async (request) => stories.addAnswer(app.deps, actor(request), request.params.id, request.body),
+  );
+  app.put(
+    "/answers/:id",
+    { schema: { tags: ["admin"], params: idParams, body: answerInputSchema, response: questionList } },
+    async (request) => stories.updateAnswer(app.deps, actor(request), request.params.id, request.body),
+  );
+  app.delete("/answers/:id", { schema: { tags: ["admin"], params: idParams, response: questionList } }, async (request) =>
+    stories.deleteAnswer(app.deps, actor(request), request.params.id),
+  );
+
+  // ─── family members, landing answers, instruction videos, documents ───────────────────────────
+
+  const characterList = { 200: z.array(adminCharacterSchema), ...errors(400, 404, 409) };
+  app.get("/characters", { schema: { tags: ["admin"], response: characterList } }, async () =>
+    content.listCharacters(app.deps.db),
+  );
+  app.post("/characters", { schema: { tags: ["admin"], body: characterInputSchema, response: characterList } }, async (request) =>
+    content.createCharacter(app.deps, actor(request), request.body),
+  );
+  app.put(
+    "/characters/:id",
+    { schema: { tags: ["admin"], params: idParams, body: characterInputSchema, response: characterList } },
+    async (request) => content.updateCharacter(app.deps, actor(request), request.params.id, request.body),
+  );
+  app.delete("/characters/:id", { schema: { tags: ["admin"], params: idParams, response: characterList } }, async (request) =>
+    content.deleteCharacter(app.deps, actor(request), request.params.id),
+  );
+
+  const landingList = { 200: z.array(adminLandingAnswerSchema), ...errors(400, 404) };
+  app.get("/landing-answers", { schema: { tags: ["admin"], response: landingList } }, async () =>
+    content.listLandingAnswers(app.deps.db),
+  );
+  app.post("/landing-answers", { schema: { tags: ["admin"], body: answerInputSchema, response: landingList } }, async (request) =>
+    content.addLandingAnswer(app.deps, actor(request), request.body),
+  );
+  app.delete("/landing-answers/:id", { schema: { tags: ["admin"], params: idParams, response: landingList } }, async (request) =>
+    content.deleteLandingAnswer(app.deps, actor(request), request.params.id),
+  );
+
+  const mediaResponse = { 200: adminMediaSchema, ...errors(400) };
+  app.get("/media", { schema: { tags: ["admin"], response: mediaResponse } }, async () => content.getMedia(app.deps.db));
+  app.put(
+    "/instructions/:location",
+    {
+      schema: {
+        tags: ["admin"],
+        params: z.object({ location: instructionLocationSchema }),
+        body: z.object({ media: storedPathSchema }),
+        response: mediaResponse,
+      },
+    },
+    async (request) => content.setInstruction(app.deps, actor(request), request.params.location, request.body.media),
+  );
+  app.put(
+    "/documents/:key",
+    {
+      schema: {
+        tags: ["admin"],
+        params: z.object({ key: documentKeySchema }),
+        body: z.object({ path: storedPathSchema }),
+        response: mediaResponse,
+      },
+    },
+    async (request) => content.setDocument(app.deps, actor(request), request.params.key, request.body.path),
+  );
+
+  // ─── site settings ────────────────────────────────────────────────────────────────────────────
+
+  app.get("/settings", { schema: { tags: ["admin"], response: { 200: adminSettingsSchema } } }, async () =>
+    content.getAdminSettings(app.deps.db),
+  );
+  app.put(
+    "/settings",
+    { schema: { tags: ["admin"], body: settingsInputSchema, response: { 200: adminSettingsSchema, ...errors(400) } } },
+    async (request) => content.updateSettings(app.deps, actor(request), request.body),
+  );
+
+  // ─── people ───────────────────────────────────────────────────────────────────────────────────
+
+  app.get(
+    "/users/:id/detail",
+    { schema: { tags: ["admin"], params: idParams, response: { 200: adminUserDetailSchema, ...errors(404) } } },
+    async (request) => people.getUserDetail(app.deps.db, request.params.id),
+  );
+  app.get(
+    "/contact-submissions",
+    {
+      schema: {
+        tags: ["admin"],
+        querystring: z.object({ status: z.enum(["open", "handled", "all"]).default("all") }),
+        response: { 200: z.array(adminContactSchema) },
+      },
+    },
+    async (request) => people.listContacts(app.deps.db, request.query.status),
+  );
+  app.put(
+    "/contact-submissions/:id",
+    {
+      schema: {
+        tags: ["admin"],
+        params: idParams,
+        body: z.object({ handled: z.boolean() }),
+        response: { 200: z.object({ ok: z.literal(true) }), ...errors(404) },
+      },
+    },
+    async (request) => {
+      await people.markContact(app.deps, actor(request), request.params.id, request.body.handled);
+      return { ok: true as const };
+    },
+  );
+
+  // ─── analytics and audit ──────────────────────────────────────────────────────────────────────
+
+  app.get(
+    "/analytics",
+    { schema: { tags: ["admin"], querystring: analyticsQuerySchema, response: { 200: adminAnalyticsSchema, ...errors(400) } } },
+    async (request) => getAnalytics(app.deps.db, request.query.from, request.query.to),
+  );
+  app.get(
+    "/audit",
+    {
+      schema: {
+        tags: ["admin"],
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+          before: z.coerce.number().int().min(1).optional(),
+          action: z.string().max(60).optional(),
+        }),
+        response: { 200: z.array(auditEntrySchema) },
+      },
+    },
+    async (request) => listAudit(app.deps.db, request.query),
+  );
+}

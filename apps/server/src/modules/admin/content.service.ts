@@ -1,0 +1,203 @@
+import { randomUUID } from "node:crypto";
+import {
+  type AdminCharacter,
+  type AdminLandingAnswer,
+  type AdminMedia,
+  type AdminSettings,
+  type CharacterInput,
+  characterInputSchema,
+  DEFAULT_PRIMARY_COLOR,
+  DOCUMENT_KEYS,
+  type DocumentKey,
+  INSTRUCTION_LOCATIONS,
+  type InstructionLocation,
+  type SettingsInput,
+} from "@hikaya/contracts";
+import type { AppDeps } from "../../app.ts";
+import type { DB } from "../../db/database.ts";
+import { conflict, notFound } from "../../errors.ts";
+import { findSiteSettings, upsertSiteSettings } from "../settings/settings.repository.ts";
+import { DEFAULT_TITLE } from "../settings/settings.service.ts";
+import { type Actor, audit } from "./audit.service.ts";
+import * as repo from "./content.repository.ts";
+
+// ─── family members ───────────────────────────────────────────────────────────────────────────────
+
+export async function listCharacters(db: DB): Promise<AdminCharacter[]> {
+  const rows = await repo.listCharacterRows(db);
+  return rows.map((r) => ({
+    id: r.id,
+    key: r.key,
+    nameEn: r.name_en,
+    nameAr: r.name_ar,
+    thumbnail: r.thumbnail_path,
+    audio: r.audio_path,
+    answerCount: Number(r.answer_count ?? 0) + Number(r.landing_count ?? 0),
+  }));
+}
+
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40) || "member";
+
+export async function createCharacter(deps: AppDeps, actor: Actor, input: CharacterInput): Promise<AdminCharacter[]> {
+  const data = characterInputSchema.parse(input);
+  const id = randomUUID();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.insertCharacterRow(trx, {
+      id,
+      key: `${slug(data.nameEn)}-${id.slice(0, 8)}`,
+      name_en: data.nameEn,
+      name_ar: data.nameAr,
+      thumbnail_path: data.thumbnail,
+      audio_path: data.audio,
+      created_at: new Date().toISOString(),
+    });
+    await audit(trx, actor, "character.create", { type: "character", id }, { nameEn: data.nameEn, nameAr: data.nameAr });
+  });
+  return listCharacters(deps.db);
+}
+
+export async function updateCharacter(deps: AppDeps, actor: Actor, id: string, input: CharacterInput): Promise<AdminCharacter[]> {
+  const data = characterInputSchema.parse(input);
+  await deps.db.transaction().execute(async (trx) => {
+    const before = await repo.findCharacterRow(trx, id);
+    if (!before) throw notFound("Family member not found");
+    await repo.updateCharacterRow(trx, id, {
+      name_en: data.nameEn,
+      name_ar: data.nameAr,
+      thumbnail_path: data.thumbnail,
+      audio_path: data.audio,
+    });
+    await audit(trx, actor, "character.update", { type: "character", id }, { nameEn: data.nameEn, nameAr: data.nameAr });
+  });
+  return listCharacters(deps.db);
+}
+
+/** A family member who still answers questions cannot be removed: their answers would vanish with them. */
+export async function deleteCharacter(deps: AppDeps, actor: Actor, id: string): Promise<AdminCharacter[]> {
+  await deps.db.transaction().execute(async (trx) => {
+    const all = await repo.listCharacterRows(trx);
+    const row = all.find((c) => c.id === id);
+    if (!row) throw notFound("Family member not found");
+    if (Number(row.answer_count ?? 0) + Number(row.landing_count ?? 0) > 0)
+      throw conflict("This family member still answers questions; remove those answers first");
+    await repo.deleteCharacterRow(trx, id);
+    await audit(trx, actor, "character.delete", { type: "character", id }, { nameEn: row.name_en });
+  });
+  return listCharacters(deps.db);
+}
+
+// ─── landing answers ──────────────────────────────────────────────────────────────────────────────
+
+export async function listLandingAnswers(db: DB): Promise<AdminLandingAnswer[]> {
+  const rows = await repo.listLandingAnswerRows(db);
+  return rows.map((r) => ({
+    id: r.id,
+    characterId: r.character_id,
+    characterNameEn: r.name_en,
+    characterNameAr: r.name_ar,
+    audio: r.audio_path,
+    order: Number(r.position),
+  }));
+}
+
+export async function addLandingAnswer(deps: AppDeps, actor: Actor, input: { characterId: string; audio: string }) {
+  await deps.db.transaction().execute(async (trx) => {
+    if (!(await repo.findCharacterRow(trx, input.characterId))) throw notFound("Family member not found");
+    const id = randomUUID();
+    await repo.insertLandingAnswerRow(trx, {
+      id,
+      character_id: input.characterId,
+      audio_path: input.audio,
+      position: await repo.nextLandingPosition(trx),
+      created_at: new Date().toISOString(),
+    });
+    await audit(trx, actor, "landing_answer.create", { type: "landing_answer", id }, input);
+  });
+  return listLandingAnswers(deps.db);
+}
+
+export async function deleteLandingAnswer(deps: AppDeps, actor: Actor, id: string) {
+  await deps.db.transaction().execute(async (trx) => {
+    if ((await repo.deleteLandingAnswerRow(trx, id)) !== 1) throw notFound("Landing answer not found");
+    await audit(trx, actor, "landing_answer.delete", { type: "landing_answer", id });
+  });
+  return listLandingAnswers(deps.db);
+}
+
+// ─── instruction videos and documents ─────────────────────────────────────────────────────────────
+
+export async function getMedia(db: DB): Promise<AdminMedia> {
+  const instructions = await repo.listInstructionRows(db);
+  const documents = await repo.listDocumentRows(db);
+  return {
+    instructions: INSTRUCTION_LOCATIONS.map((location) => {
+      const row = instructions.find((r) => r.location === location);
+      return { location, media: row?.media_path ?? null, updatedAt: row?.updated_at ?? null };
+    }),
+    documents: DOCUMENT_KEYS.map((key) => {
+      const row = documents.find((r) => r.key === key);
+      return { key, path: row?.path ?? null, updatedAt: row?.updated_at ?? null };
+    }),
+  };
+}
+
+export async function setInstruction(deps: AppDeps, actor: Actor, location: InstructionLocation, media: string) {
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.upsertInstruction(trx, location, media, new Date().toISOString());
+    await audit(trx, actor, "instruction.update", { type: "instruction", id: location }, { media });
+  });
+  return getMedia(deps.db);
+}
+
+export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey, path: string) {
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.upsertDocument(trx, key, path, new Date().toISOString());
+    await audit(trx, actor, "document.update", { type: "document", id: key }, { path });
+  });
+  return getMedia(deps.db);
+}
+
+// ─── site settings ────────────────────────────────────────────────────────────────────────────────
+
+export async function getAdminSettings(db: DB): Promise<AdminSettings> {
+  const row = await findSiteSettings(db);
+  return {
+    titleEn: row?.title_en ?? DEFAULT_TITLE.en,
+    titleAr: row?.title_ar ?? DEFAULT_TITLE.ar,
+    primaryColor: row?.primary_color ?? DEFAULT_PRIMARY_COLOR,
+    siteUnderMaintenance: row?.site_under_maintenance === 1,
+    updatedAt: row?.updated_at ?? null,
+  };
+}
+
+export async function updateSettings(deps: AppDeps, actor: Actor, input: SettingsInput): Promise<AdminSettings> {
+  await deps.db.transaction().execute(async (trx) => {
+    const before = await getAdminSettings(trx);
+    await upsertSiteSettings(trx, {
+      title_en: input.titleEn,
+      title_ar: input.titleAr,
+      primary_color: input.primaryColor.toLowerCase(),
+      site_under_maintenance: input.siteUnderMaintenance ? 1 : 0,
+      updated_at: new Date().toISOString(),
+    });
+    const changes: Record<string, unknown> = {};
+    if (before.titleEn !== input.titleEn) changes.titleEn = { from: before.titleEn, to: input.titleEn };
+    if (before.titleAr !== input.titleAr) changes.titleAr = { from: before.titleAr, to: input.titleAr };
+    if (before.primaryColor !== input.primaryColor.toLowerCase())
+      changes.primaryColor = { from: before.primaryColor, to: input.primaryColor.toLowerCase() };
+    if (before.siteUnderMaintenance !== input.siteUnderMaintenance)
+      changes.siteUnderMaintenance = { from: before.siteUnderMaintenance, to: input.siteUnderMaintenance };
+    const action = changes.siteUnderMaintenance
+      ? input.siteUnderMaintenance
+        ? "settings.maintenance_on"
+        : "settings.maintenance_off"
+      : "settings.update";
+    await audit(trx, actor, action, { type: "settings", id: "site" }, changes);
+  });
+  return getAdminSettings(deps.db);
+}

@@ -1,0 +1,48 @@
+import type { DB } from "../../db/database.ts";
+
+/** The console's queries about people: profiles, recordings and the contact inbox. */
+
+export async function findProfileRow(db: DB, userId: string) {
+  return db.selectFrom("profiles").selectAll().where("user_id", "=", userId).executeTakeFirst();
+}
+
+export async function userExists(db: DB, userId: string) {
+  return Boolean(await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst());
+}
+
+export async function listRecordingRows(db: DB, userId: string) {
+  return db
+    .selectFrom("recordings as r")
+    .leftJoin("stories as s", "s.id", "r.story_id")
+    .select([
+      "r.id",
+      "r.story_id",
+      "r.question_index",
+      "r.content_type",
+      "r.size",
+      "r.duration_seconds",
+      "r.created_at",
+      "s.title_en",
+      "s.title_ar",
+      "s.position",
+    ])
+    .where("r.user_id", "=", userId)
+    .orderBy("r.created_at", "desc")
+    .execute();
+}
+
+export async function listContactRows(db: DB, options: { status: "open" | "handled" | "all"; limit: number }) {
+  let query = db.selectFrom("contact_submissions").selectAll().orderBy("created_at", "desc").limit(options.limit);
+  if (options.status === "open") query = query.where("handled_at", "is", null);
+  if (options.status === "handled") query = query.where("handled_at", "is not", null);
+  return query.execute();
+}
+
+export async function setContactHandled(db: DB, id: string, handledAt: string | null) {
+  const result = await db
+    .updateTable("contact_submissions")
+    .set({ handled_at: handledAt })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,215 @@
+import { sql } from "kysely";
+import type { DB } from "../../db/database.ts";
+import type { StoriesTable } from "../../db/schema.ts";
+
+/** Every query the console makes on stories, questions and answers. All take `db | trx`. */
+
+export async function listStoriesWithCounts(db: DB) {
+  return db
+    .selectFrom("stories as s")
+    .selectAll("s")
+    .select((eb) => [
+      eb
+        .selectFrom("questions as q")
+        .whereRef("q.story_id", "=", "s.id")
+        .select(eb.fn.countAll<number>().as("n"))
+        .as("question_count"),
+      eb
+        .selectFrom("progress as p")
+        .whereRef("p.story_id", "=", "s.id")
+        .select(eb.fn.countAll<number>().as("n"))
+        .as("watched_count"),
+    ])
+    .orderBy("s.position")
+    .execute();
+}
+
+export async function findStoryRow(db: DB, id: string) {
+  return db.selectFrom("stories").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function storyOrder(db: DB) {
+  return db.selectFrom("stories").select(["id", "position", "title_en"]).orderBy("position").execute();
+}
+
+export async function insertStoryRow(db: DB, row: StoriesTable) {
+  await db.insertInto("stories").values(row).execute();
+}
+
+export async function updateStoryRow(db: DB, id: string, values: Partial<Omit<StoriesTable, "id">>) {
+  const result = await db.updateTable("stories").set(values).where("id", "=", id).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Moves one row from its expected position to a temporary negative one; answers how many rows moved
+ * (0 when someone else moved it first). Positions are unique, so every reorder goes through negatives.
+ */
+export async function parkStory(db: DB, id: string, expectedPosition: number, newPosition: number, now: string) {
+  const result = await db
+    .updateTable("stories")
+    .set({ position: -newPosition, updated_at: now })
+    .where("id", "=", id)
+    .where("position", "=", expectedPosition)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function unparkStories(db: DB) {
+  await db.updateTable("stories").set({ position: sql<number>`0 - position` }).where("position", "<", 0).execute();
+}
+
+/** Closes the gap a deleted story left: every later story moves up one place. */
+export async function closeStoryGap(db: DB, fromPosition: number, now: string) {
+  await db
+    .updateTable("stories")
+    .set({ position: sql<number>`1 - position`, updated_at: now })
+    .where("position", ">", fromPosition)
+    .execute();
+  await unparkStories(db);
+}
+
+/** Progress rows remember the watched story's place; keep it equal to the story's current place. */
+export async function resyncProgressPositions(db: DB) {
+  await db
+    .updateTable("progress")
+    .set({
+      story_position: sql<number>`(select s.position from stories s where s.id = progress.story_id)`,
+    })
+    .where(
+      sql<boolean>`exists (select 1 from stories s where s.id = progress.story_id and s.position <> progress.story_position)`,
+    )
+    .execute();
+}
+
+export async function countProgressForStory(db: DB, storyId: string) {
+  const row = await db
+    .selectFrom("progress")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("story_id", "=", storyId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function deleteStoryRow(db: DB, id: string) {
+  // Answers go with their questions, questions with their story (foreign keys cascade); spelled out
+  // here too so the result never depends on the dialect's cascade settings.
+  const questionIds = db.selectFrom("questions").select("id").where("story_id", "=", id);
+  await db.deleteFrom("answers").where("question_id", "in", questionIds).execute();
+  await db.deleteFrom("questions").where("story_id", "=", id).execute();
+  const result = await db.deleteFrom("stories").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function countRecordingsForStory(db: DB, storyId: string) {
+  const row = await db
+    .selectFrom("recordings")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("story_id", "=", storyId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+// ─── questions and answers ────────────────────────────────────────────────────────────────────────
+
+export async function listQuestionRows(db: DB, storyId: string) {
+  return db.selectFrom("questions").selectAll().where("story_id", "=", storyId).orderBy("position").execute();
+}
+
+export async function findQuestionRow(db: DB, id: string) {
+  return db.selectFrom("questions").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function listAnswerRows(db: DB, questionIds: string[]) {
+  if (questionIds.length === 0) return [];
+  return db
+    .selectFrom("answers as a")
+    .innerJoin("characters as c", "c.id", "a.character_id")
+    .select(["a.id", "a.question_id", "a.character_id", "a.audio_path", "a.position", "c.name_en", "c.name_ar"])
+    .where("a.question_id", "in", questionIds)
+    .orderBy("a.question_id")
+    .orderBy("a.position")
+    .execute();
+}
+
+export async function nextQuestionPosition(db: DB, storyId: string) {
+  const row = await db
+    .selectFrom("questions")
+    .select((eb) => eb.fn.max<number | null>("position").as("max"))
+    .where("story_id", "=", storyId)
+    .executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
+export async function insertQuestionRow(
+  db: DB,
+  row: { id: string; story_id: string; position: number; media_path: string; created_at: string },
+) {
+  await db.insertInto("questions").values(row).execute();
+}
+
+export async function updateQuestionMedia(db: DB, id: string, mediaPath: string) {
+  const result = await db.updateTable("questions").set({ media_path: mediaPath }).where("id", "=", id).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteQuestionRow(db: DB, question: { id: string; story_id: string; position: number }) {
+  await db.deleteFrom("answers").where("question_id", "=", question.id).execute();
+  await db.deleteFrom("questions").where("id", "=", question.id).execute();
+  await db
+    .updateTable("questions")
+    .set({ position: sql<number>`1 - position` })
+    .where("story_id", "=", question.story_id)
+    .where("position", ">", question.position)
+    .execute();
+  await unparkQuestions(db, question.story_id);
+}
+
+export async function parkQuestion(db: DB, id: string, expectedPosition: number, newPosition: number) {
+  const result = await db
+    .updateTable("questions")
+    .set({ position: -newPosition })
+    .where("id", "=", id)
+    .where("position", "=", expectedPosition)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function unparkQuestions(db: DB, storyId: string) {
+  await db
+    .updateTable("questions")
+    .set({ position: sql<number>`0 - position` })
+    .where("story_id", "=", storyId)
+    .where("position", "<", 0)
+    .execute();
+}
+
+export async function nextAnswerPosition(db: DB, questionId: string) {
+  const row = await db
+    .selectFrom("answers")
+    .select((eb) => eb.fn.max<number | null>("position").as("max"))
+    .where("question_id", "=", questionId)
+    .executeTakeFirst();
+  return Number(row?.max ?? 0) + 1;
+}
+
+export async function insertAnswerRow(
+  db: DB,
+  row: { id: string; question_id: string; character_id: string; audio_path: string; position: number; created_at: string },
+) {
+  await db.insertInto("answers").values(row).execute();
+}
+
+export async function findAnswerRow(db: DB, id: string) {
+  return db.selectFrom("answers").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function updateAnswerRow(db: DB, id: string, values: { character_id: string; audio_path: string }) {
+  const result = await db.updateTable("answers").set(values).where("id", "=", id).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function deleteAnswerRow(db: DB, id: string) {
+  const result = await db.deleteFrom("answers").where("id", "=", id).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,134 @@
+import {
+  accountMessageSchema,
+  accountUserSchema,
+  changePasswordRequestSchema,
+  createAccountUserRequestSchema,
+  errorBodySchema,
+  outboxListSchema,
+  phoneSignUpRequestSchema,
+  phoneSignUpResponseSchema,
+  resetPasswordRequestSchema,
+  sendOtpRequestSchema,
+  sendOtpResponseSchema,
+  verifyOtpRequestSchema,
+  verifyOtpResponseSchema,
+} from "@hikaya/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { unauthorized } from "../../errors.ts";
+import { listOutboxMessages } from "../../infrastructure/sms/index.ts";
+import { sendError, toAppError } from "../../plugins/error-handler.ts";
+import { AccountService } from "./account.service.ts";
+import type { Caller, RequestMeta } from "./auth.service.ts";
+import { AuthError } from "./auth-errors.ts";
+import { requireAdmin, requireUser } from "./guards.ts";
+
+const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
+
+const meta = (request: FastifyRequest): RequestMeta => {
+  const ua = request.headers["user-agent"];
+  return { ip: request.ip, userAgent: typeof ua === "string" ? ua : null };
+};
+
+/** The phone-number account API (spec section 7) under /api; errors are the shared `{code, message}`. */
+export async function accountRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const accounts = () => new AccountService(app.deps.auth.service);
+
+  // Auth rules speak Supabase's codes; here they become the shared list's codes.
+  app.setErrorHandler((error, request, reply) =>
+    sendError(reply, error instanceof AuthError ? error.toAppError() : toAppError(error, request)),
+  );
+
+  async function callerOf(request: FastifyRequest): Promise<Caller> {
+    const auth = await requireUser(request);
+    const [user, session] = await Promise.all([
+      app.deps.auth.service.repo.findUserById(auth.userId),
+      app.deps.auth.service.repo.findSession(auth.sessionId),
+    ]);
+    if (!user || !session) throw unauthorized("Please log in.");
+    return { claims: auth.claims, user, session };
+  }
+
+  app.post(
+    "/sign-up",
+    {
+      schema: {
+        tags: ["auth"],
+        body: phoneSignUpRequestSchema,
+        response: { 200: phoneSignUpResponseSchema, ...errors(400, 422, 429) },
+      },
+    },
+    async (request) => accounts().signUp(request.body, meta(request)),
+  );
+
+  app.post(
+    "/send-otp",
+    { schema: { tags: ["auth"], body: sendOtpRequestSchema, response: { 200: sendOtpResponseSchema, ...errors(400, 429) } } },
+    async (request) => accounts().sendOtp(request.body, meta(request)),
+  );
+
+  app.post(
+    "/verify-otp",
+    { schema: { tags: ["auth"], body: verifyOtpRequestSchema, response: { 200: verifyOtpResponseSchema, ...errors(400, 429) } } },
+    async (request) => accounts().verifyOtp(request.body, meta(request)),
+  );
+
+  app.post(
+    "/reset-password",
+    {
+      schema: { tags: ["auth"], body: resetPasswordRequestSchema, response: { 200: accountMessageSchema, ...errors(400, 422) } },
+    },
+    async (request) => accounts().resetPassword(request.body, meta(request)),
+  );
+
+  app.post(
+    "/change-password",
+    {
+      schema: {
+        tags: ["auth"],
+        body: changePasswordRequestSchema,
+        response: { 200: accountMessageSchema, ...errors(400, 401, 422) },
+      },
+    },
+    async (request) => accounts().changePassword(await callerOf(request), request.body, meta(request)),
+  );
+
+  app.post(
+    "/users",
+    {
+      schema: {
+        tags: ["auth"],
+        body: createAccountUserRequestSchema,
+        response: { 200: accountUserSchema, ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      return accounts().upsertUser({ userId: auth.userId, isAdmin: auth.isAdmin }, request.body);
+    },
+  );
+
+  app.get(
+    "/admin/sms-outbox",
+    {
+      schema: {
+        tags: ["admin"],
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(500).default(100),
+          recipient: z.string().max(255).optional(),
+        }),
+        response: { 200: outboxListSchema, ...errors(401, 403) },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      const messages = await listOutboxMessages(app.deps.db, {
+        limit: request.query.limit,
+        ...(request.query.recipient ? { recipient: request.query.recipient } : {}),
+      });
+      return { messages: messages.map((m) => ({ ...m, channel: m.channel as "sms" | "whatsapp" | "email" })) };
+    },
+  );
+}

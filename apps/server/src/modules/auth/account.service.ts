@@ -1,0 +1,180 @@
+import type { AccountUser, CreateAccountUserRequest } from "@hikaya/contracts";
+import { AppError, forbidden, notFound } from "../../errors.ts";
+import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
+import { RESET_TOKEN_TTL_MS } from "./auth.service.ts";
+import { AuthError } from "./auth-errors.ts";
+import { phoneWithCountry, resolveCountry } from "./phone.ts";
+import { randomToken, verifyPassword } from "./secrets.ts";
+
+/**
+ * The spec's phone-number account calls (/api/sign-up, send-otp, verify-otp, reset-password,
+ * change-password, POST /api/users), on the same users, sessions and tokens as /auth/v1.
+ */
+export class AccountService {
+  readonly #auth: AuthService;
+
+  constructor(auth: AuthService) {
+    this.#auth = auth;
+  }
+
+  #phone(country: string, phoneNumber: string): { e164: string; dialCode: string; national: string } {
+    const resolved = resolveCountry(country);
+    const e164 = phoneWithCountry(country, phoneNumber);
+    if (!resolved || !e164) throw new AppError("invalid_phone", "Invalid phone number format (E.164 required)");
+    const dialCode = e164.startsWith(resolved.dialCode) ? resolved.dialCode : resolved.dialCode;
+    return { e164, dialCode, national: e164.slice(dialCode.length) };
+  }
+
+  async signUp(input: { country: string; phoneNumber: string; password: string; agreeToReminder: boolean }, meta: RequestMeta) {
+    const { e164, dialCode, national } = this.#phone(input.country, input.phoneNumber);
+    const session = await this.#auth.signUp({ phone: e164, password: input.password, data: {} }, meta);
+    const now = new Date().toISOString();
+    const userId = session.user.id;
+    await this.#auth.repo.upsertProfile(
+      {
+        user_id: userId,
+        name: null,
+        phone_number: national,
+        country_code: dialCode,
+        city: null,
+        gender: null,
+        age_group: null,
+        from_landing_page: 0,
+        agree_to_reminder: input.agreeToReminder ? 1 : 0,
+        whatsapp_opt_in: null,
+        created_at: now,
+        updated_at: now,
+      },
+      { phone_number: national, country_code: dialCode, agree_to_reminder: input.agreeToReminder ? 1 : 0, updated_at: now },
+    );
+    return {
+      token: session.access_token,
+      refreshToken: session.refresh_token,
+      expiresAt: session.expires_at,
+      user: await this.accountUser(userId),
+    };
+  }
+
+  /** Sends a code to a registered phone; an unknown phone gets the same answer (a stable decoy id) and no message. */
+  async sendOtp(input: { country: string; phoneNumber: string }, meta: RequestMeta): Promise<{ user: string }> {
+    const { e164 } = this.#phone(input.country, input.phoneNumber);
+    await this.#auth.limiter.hit("otpSendPerIp", meta.ip);
+    await this.#auth.limiter.hit("otpSendPerRecipient", e164);
+    const user = await this.#auth.repo.findUserByPhone(e164);
+    if (!user) {
+      await this.#auth.audit(null, "api_recovery_requested", meta, { known: false });
+      return { user: this.#auth.decoyUserId(e164) };
+    }
+    const { code } = await this.#auth.issueCode("api_recovery", user.id, user.id);
+    await this.#auth.send("sms", e164, `Your Hikaya password reset code is ${code}`, "recovery");
+    await this.#auth.audit(user.id, "api_recovery_requested", meta, { known: true });
+    return { user: user.id };
+  }
+
+  /** A correct code buys a short-lived, single-use reset token. */
+  async verifyOtp(input: { otp: string; user: string }, meta: RequestMeta): Promise<{ token: string }> {
+    await this.#auth.limiter.hit("verifyPerIp", meta.ip);
+    await this.#auth.limiter.hit("verifyPerAccount", input.user);
+    try {
+      await this.#auth.consumeCode(["api_recovery"], input.user, input.otp);
+    } catch (error) {
+      if (error instanceof AuthError && error.errorCode === "otp_expired")
+        throw new AppError("invalid_otp", "Invalid or expired code");
+      throw error;
+    }
+    const secret = randomToken();
+    await this.#auth.issueCode("api_reset", input.user, input.user, secret, RESET_TOKEN_TTL_MS);
+    await this.#auth.audit(input.user, "api_otp_verified", meta);
+    return { token: `${input.user}.${secret}` };
+  }
+
+  async resetPassword(input: { password: string; confirmPassword: string; token: string }, meta: RequestMeta) {
+    if (input.password !== input.confirmPassword)
+      throw new AppError("passwords_do_not_match", "Confirm password does not match New password");
+    const password = this.#auth.checkPassword(input.password);
+    const row = await this.#findResetToken(input.token);
+    const user = row.user_id ? await this.#auth.repo.findUserById(row.user_id) : undefined;
+    if (!user) throw new AppError("otp_expired", "This reset link is invalid or has expired");
+    await this.#auth.repo.updateUser(user.id, {
+      encrypted_password: await this.#auth.hashPassword(password),
+      updated_at: new Date().toISOString(),
+    });
+    // Whoever held the old password is signed out everywhere.
+    await this.#auth.repo.deleteSessionsOf(user.id);
+    await this.#auth.audit(user.id, "user_recovery_password_reset", meta);
+    return { message: "Password reset successfully" };
+  }
+
+  /** Reset tokens read `<user id>.<secret>`: the id finds the stored hash, the secret must match it. */
+  async #findResetToken(token: string) {
+    const [userId, secret] = token.split(".", 2);
+    if (!userId || !secret) throw new AppError("otp_expired", "This reset link is invalid or has expired");
+    try {
+      return await this.#auth.consumeCode(["api_reset"], userId, secret);
+    } catch (error) {
+      if (error instanceof AuthError) throw new AppError("otp_expired", "This reset link is invalid or has expired");
+      throw error;
+    }
+  }
+
+  async changePassword(caller: Caller, input: { oldPassword: string; newPassword: string }, meta: RequestMeta) {
+    if (!(await verifyPassword(input.oldPassword, caller.user.encrypted_password))) {
+      await this.#auth.audit(caller.user.id, "change_password_failed", meta);
+      throw new AppError("invalid_credentials", "Invalid login credentials");
+    }
+    const password = this.#auth.checkPassword(input.newPassword);
+    await this.#auth.repo.updateUser(caller.user.id, {
+      encrypted_password: await this.#auth.hashPassword(password),
+      updated_at: new Date().toISOString(),
+    });
+    await this.#auth.repo.deleteSessionsOf(caller.user.id, caller.session.id);
+    await this.#auth.audit(caller.user.id, "user_updated_password", meta);
+    return { message: "Password change successfully" };
+  }
+
+  /** POST /api/users: a person's details, for their own id (admins: anyone's). */
+  async upsertUser(caller: { userId: string; isAdmin: boolean }, input: CreateAccountUserRequest): Promise<AccountUser> {
+    if (input.id !== caller.userId && !caller.isAdmin) throw forbidden("You can only change your own details");
+    const user = await this.#auth.repo.findUserById(input.id);
+    if (!user) throw notFound("User not found");
+    const now = new Date().toISOString();
+    const resolved = input.countryCode ? resolveCountry(input.countryCode) : null;
+    if (input.countryCode && !resolved) throw new AppError("validation_failed", "countryCode: unknown country");
+    const values = {
+      ...(input.name !== undefined ? { name: input.name ?? null } : {}),
+      ...(input.phoneNumber !== undefined ? { phone_number: input.phoneNumber ?? null } : {}),
+      ...(resolved ? { country_code: resolved.dialCode } : {}),
+      ...(input.fromLandingPage !== undefined ? { from_landing_page: input.fromLandingPage ? 1 : 0 } : {}),
+    };
+    await this.#auth.repo.upsertProfile(
+      {
+        user_id: input.id,
+        name: null,
+        phone_number: null,
+        country_code: null,
+        city: null,
+        gender: null,
+        age_group: null,
+        from_landing_page: 0,
+        agree_to_reminder: 1,
+        whatsapp_opt_in: null,
+        created_at: now,
+        updated_at: now,
+        ...values,
+      },
+      { ...values, updated_at: now },
+    );
+    return this.accountUser(input.id);
+  }
+
+  async accountUser(userId: string): Promise<AccountUser> {
+    const profile = await this.#auth.repo.findProfile(userId);
+    return {
+      id: userId,
+      phoneNumber: profile?.phone_number ?? null,
+      countryCode: profile?.country_code ?? null,
+      name: profile?.name ?? null,
+      fromLandingPage: profile?.from_landing_page === 1,
+    };
+  }
+}

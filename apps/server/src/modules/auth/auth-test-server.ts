@@ -1,0 +1,47 @@
+import { createClient, type SupabaseClient, type SupabaseClientOptions } from "@supabase/supabase-js";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+
+/** A real server on a random loopback port, and the official supabase-js client pointed at it. */
+export interface AuthTestServer extends TestApp {
+  baseUrl: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  client(options?: SupabaseClientOptions<"public">["auth"]): SupabaseClient;
+  adminClient(): SupabaseClient;
+  /** The newest outbox message to an address (E.164 phone or e-mail). */
+  lastMessage(recipient: string): Promise<{ body: string; channel: string; id: string } | undefined>;
+  /** The 6-digit code in the newest message to an address. */
+  lastCode(recipient: string): Promise<string>;
+}
+
+export async function startAuthTestServer(env: Record<string, string> = {}): Promise<AuthTestServer> {
+  const t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000", ...env });
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = t.app.server.address();
+  const baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const { anonKey, serviceRoleKey } = t.app.deps.auth.keys;
+  const lastMessage = async (recipient: string) =>
+    t.app.deps.db
+      .selectFrom("sms_outbox")
+      .select(["body", "channel", "id"])
+      .where("recipient", "=", recipient)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  return {
+    ...t,
+    baseUrl,
+    anonKey,
+    serviceRoleKey,
+    client: (options = {}) =>
+      createClient(baseUrl, anonKey, { auth: { persistSession: false, autoRefreshToken: false, ...options } }),
+    adminClient: () => createClient(baseUrl, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } }),
+    lastMessage,
+    async lastCode(recipient: string) {
+      const message = await lastMessage(recipient);
+      const code = message ? /\b(\d{6})\b/.exec(message.body)?.[1] : undefined;
+      if (!code) throw new Error(`no code was sent to ${recipient}`);
+      return code;
+    },
+  };
+}

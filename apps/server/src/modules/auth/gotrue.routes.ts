@@ -1,0 +1,363 @@
+import cors from "@fastify/cors";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
+import { AuthError, authErrors } from "./auth-errors.ts";
+import { accessTokenOf } from "./guards.ts";
+import { safeEqual } from "./secrets.ts";
+
+/**
+ * `/auth/v1`: the paths, bodies, objects and errors of Supabase Auth (GoTrue), so the unmodified
+ * `@supabase/supabase-js` client works against this server. Errors leave in Supabase's shapes: legacy
+ * `{code, error_code, msg}`, or `{code, message}` when the request carries `X-Supabase-Api-Version`.
+ */
+
+const API_VERSION_HEADER = "x-supabase-api-version";
+/** Routes Supabase's gateway serves without an API key (links opened from messages, discovery). */
+const OPEN_ROUTES = new Set(["/verify", "/callback", "/authorize", "/.well-known/jwks.json", "/health"]);
+/** Providers Supabase knows, none enabled here; the id_token issuers it checks them against. */
+const ID_TOKEN_ISSUERS: Record<string, string> = {
+  google: "https://accounts.google.com",
+  apple: "https://appleid.apple.com",
+  azure: "https://login.microsoftonline.com/common/v2.0",
+  facebook: "https://www.facebook.com",
+  kakao: "https://kauth.kakao.com",
+  keycloak: "",
+  snapchat: "https://accounts.snapchat.com",
+};
+const OAUTH_PROVIDERS = new Set([
+  "apple",
+  "azure",
+  "bitbucket",
+  "discord",
+  "facebook",
+  "figma",
+  "fly",
+  "github",
+  "gitlab",
+  "google",
+  "kakao",
+  "keycloak",
+  "linkedin",
+  "linkedin_oidc",
+  "notion",
+  "slack",
+  "slack_oidc",
+  "spotify",
+  "twitch",
+  "twitter",
+  "workos",
+  "zoom",
+  "snapchat",
+]);
+
+type Body = Record<string, unknown>;
+
+function bodyOf(request: FastifyRequest): Body {
+  const body = request.body;
+  if (body === undefined || body === null) return {};
+  if (typeof body !== "object" || Array.isArray(body))
+    throw new AuthError(400, "bad_json", "Could not parse request body as JSON: expected an object");
+  return body as Body;
+}
+
+const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, string | undefined>;
+
+function metaOf(request: FastifyRequest): RequestMeta & { origin: string; redirectTo?: string } {
+  const origin = `${request.protocol}://${request.host}`;
+  const redirectTo = safeRedirect(queryOf(request).redirect_to, origin, request.server.deps.config.publicUrl);
+  const userAgent = request.headers["user-agent"];
+  return {
+    ip: request.ip,
+    userAgent: typeof userAgent === "string" ? userAgent : null,
+    origin,
+    ...(redirectTo ? { redirectTo } : {}),
+  };
+}
+
+/** Only this site's own origin is a redirect target (no open redirect through our links). */
+function safeRedirect(value: string | undefined, origin: string, publicUrl: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value, publicUrl ?? origin);
+    const allowed = [origin, ...(publicUrl ? [new URL(publicUrl).origin] : [])];
+    return allowed.includes(url.origin) ? url.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Fastify's own failures (bad JSON, oversized body, wrong content type) in Supabase's terms. */
+function toAuthError(error: unknown, request: FastifyRequest): AuthError {
+  if (error instanceof AuthError) return error;
+  const e = error as FastifyError;
+  if (e?.code === "FST_ERR_CTP_INVALID_JSON_BODY" || e?.code === "FST_ERR_CTP_EMPTY_JSON_BODY" || e instanceof SyntaxError)
+    return new AuthError(400, "bad_json", `Could not parse request body as JSON: ${e.message}`);
+  if (e?.code === "FST_ERR_CTP_BODY_TOO_LARGE") return new AuthError(413, "request_too_large", "Request body is too large");
+  if (e?.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE")
+    return new AuthError(415, "validation_failed", "Unsupported content type, use application/json");
+  if (typeof e?.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500)
+    return new AuthError(e.statusCode, "validation_failed", e.message);
+  request.log.error({ err: error }, "auth: unhandled error");
+  return new AuthError(500, "unexpected_failure", "Unexpected failure, please check server logs for more information");
+}
+
+function sendAuthError(request: FastifyRequest, reply: FastifyReply, error: AuthError) {
+  if (error.oauth) return reply.status(400).send({ error: error.errorCode, error_description: error.message });
+  const versioned = typeof request.headers[API_VERSION_HEADER] === "string";
+  const body = versioned
+    ? { code: error.errorCode, message: error.message, ...error.extra }
+    : { code: error.status, error_code: error.errorCode, msg: error.message, ...error.extra };
+  return reply.status(error.status).send(body);
+}
+
+export async function gotrueRoutes(app: FastifyInstance) {
+  const service = (): AuthService => app.deps.auth.service;
+  const { keys } = app.deps.auth;
+
+  await app.register(cors, { origin: true, exposedHeaders: ["X-Supabase-Api-Version"], maxAge: 86400 });
+
+  app.setErrorHandler((error, request, reply) => sendAuthError(request, reply, toAuthError(error, request)));
+  // supabase-js sends `Content-Type: application/json` with no body on some DELETE and POST calls.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text.trim() === "") return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(new AuthError(400, "bad_json", `Could not parse request body as JSON: ${(error as Error).message}`), undefined);
+    }
+  });
+  app.setNotFoundHandler((request, reply) => sendAuthError(request, reply, new AuthError(404, "not_found", "Not Found")));
+
+  app.addHook("onRequest", async (request, reply) => {
+    const version = request.headers[API_VERSION_HEADER];
+    if (typeof version === "string") {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(version) || Number.isNaN(Date.parse(version)))
+        throw new AuthError(400, "validation_failed", `Invalid ${"X-Supabase-Api-Version"} header`);
+      reply.header("X-Supabase-Api-Version", version);
+    }
+    if (request.method === "OPTIONS") return;
+    const path = (request.routeOptions.url ?? request.url).replace(/^\/auth\/v1/, "").split("?")[0] ?? "";
+    if (OPEN_ROUTES.has(path)) return;
+    const apikey = request.headers.apikey ?? queryOf(request).apikey;
+    if (typeof apikey !== "string" || apikey === "")
+      return reply
+        .status(401)
+        .send({ message: "No API key found in request", hint: "No `apikey` request header or url param was found." });
+    if (!(await isRoleKey(apikey)))
+      return reply
+        .status(401)
+        .send({ message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." });
+  });
+
+  async function isRoleKey(value: string): Promise<boolean> {
+    if (value === keys.anonKey || safeEqual(value, keys.serviceRoleKey)) return true;
+    return (await app.deps.auth.tokens.verifyRoleKey(value)) !== null;
+  }
+
+  const caller = (request: FastifyRequest): Promise<Caller> => service().authenticate(accessTokenOf(request));
+
+  /** The service-role key, or an admin person's access token (the console). */
+  async function requireAdmin(request: FastifyRequest): Promise<void> {
+    const token = accessTokenOf(request);
+    if (!token) throw authErrors.noAuthorization();
+    if (safeEqual(token, keys.serviceRoleKey) || (await app.deps.auth.tokens.verifyRoleKey(token)) === "service_role") return;
+    const { claims } = await service().authenticate(token);
+    if (claims.app_metadata?.role !== "admin") throw authErrors.notAdmin();
+  }
+
+  // ── discovery ──
+  app.get("/health", async () => ({
+    version: "v2.170.0",
+    name: "GoTrue",
+    description: "GoTrue is a user registration and authentication API",
+  }));
+
+  app.get("/settings", async () => ({
+    external: {
+      anonymous_users: false,
+      apple: false,
+      azure: false,
+      bitbucket: false,
+      discord: false,
+      facebook: false,
+      figma: false,
+      fly: false,
+      github: false,
+      gitlab: false,
+      google: false,
+      keycloak: false,
+      kakao: false,
+      linkedin: false,
+      linkedin_oidc: false,
+      notion: false,
+      spotify: false,
+      slack: false,
+      slack_oidc: false,
+      workos: false,
+      twitch: false,
+      twitter: false,
+      zoom: false,
+      email: true,
+      phone: true,
+    },
+    disable_signup: false,
+    mailer_autoconfirm: true,
+    phone_autoconfirm: true,
+    sms_provider: app.deps.config.sms.provider,
+    saml_enabled: false,
+  }));
+
+  app.get("/.well-known/jwks.json", async (_request, reply) => {
+    reply.header("cache-control", "public, max-age=600");
+    return keys.jwks;
+  });
+
+  // ── accounts and sessions ──
+  app.post("/signup", async (request) => service().signUp(bodyOf(request), metaOf(request)));
+
+  app.post("/token", async (request) => {
+    const grant = queryOf(request).grant_type;
+    const body = bodyOf(request);
+    const meta = metaOf(request);
+    switch (grant) {
+      case "password":
+        return service().signInWithPassword(body, meta);
+      case "refresh_token":
+        return service().refresh(body.refresh_token, meta);
+      case "pkce":
+        return service().exchangeCode(body.auth_code, body.code_verifier, meta);
+      case "id_token":
+        return idTokenNotEnabled(body);
+      default:
+        throw new AuthError(400, "validation_failed", "unsupported_grant_type");
+    }
+  });
+
+  app.post("/otp", async (request) => service().sendOtp(bodyOf(request), metaOf(request)));
+
+  app.post("/verify", async (request) => {
+    const { session } = await service().verify(bodyOf(request), metaOf(request));
+    return session;
+  });
+
+  app.get("/verify", async (request, reply) => {
+    const q = queryOf(request);
+    const meta = metaOf(request);
+    const redirectTo = meta.redirectTo ?? `${app.deps.config.publicUrl ?? meta.origin}/`;
+    const location = await service().verifyLink(
+      { ...(q.token ? { token: q.token } : {}), ...(q.type ? { type: q.type } : {}), redirectTo },
+      meta,
+    );
+    return reply.redirect(location, 303);
+  });
+
+  app.post("/recover", async (request) => {
+    await service().recover(bodyOf(request), metaOf(request));
+    return {};
+  });
+
+  app.post("/resend", async (request) => service().resend(bodyOf(request), metaOf(request)));
+
+  app.get("/reauthenticate", async (request) => {
+    await service().reauthenticate(await caller(request), metaOf(request));
+    return {};
+  });
+
+  app.get("/user", async (request) => service().view((await caller(request)).user));
+
+  app.put("/user", async (request) => {
+    const who = await caller(request);
+    const user = await service().updateUser(who, bodyOf(request), metaOf(request));
+    return service().view(user);
+  });
+
+  app.post("/logout", async (request, reply) => {
+    const who = await caller(request);
+    await service().logout(who, queryOf(request).scope ?? "global", metaOf(request));
+    return reply.status(204).send();
+  });
+
+  // ── providers that are not enabled here: Supabase's own answers ──
+  app.get("/authorize", async (request) => {
+    const provider = queryOf(request).provider ?? "";
+    const detail = OAUTH_PROVIDERS.has(provider) ? "provider is not enabled" : `Provider ${provider} could not be found`;
+    throw new AuthError(400, "validation_failed", `Unsupported provider: ${detail}`);
+  });
+  app.post("/sso", async () => {
+    throw new AuthError(404, "saml_provider_disabled", "SAML 2.0 is disabled");
+  });
+  app.get("/user/identities/authorize", async () => {
+    throw new AuthError(404, "manual_linking_disabled", "Manual linking is disabled");
+  });
+  app.delete("/user/identities/:id", async () => {
+    throw new AuthError(404, "manual_linking_disabled", "Manual linking is disabled");
+  });
+
+  // ── MFA ──
+  app.post("/factors", async (request) => service().enrollFactor(await caller(request), bodyOf(request), request.hostname));
+  app.post<{ Params: { id: string } }>("/factors/:id/challenge", async (request) =>
+    service().challengeFactor(await caller(request), request.params.id, metaOf(request)),
+  );
+  app.post<{ Params: { id: string } }>("/factors/:id/verify", async (request) =>
+    service().verifyFactor(await caller(request), request.params.id, bodyOf(request), metaOf(request)),
+  );
+  app.delete<{ Params: { id: string } }>("/factors/:id", async (request) =>
+    service().unenrollFactor(await caller(request), request.params.id, metaOf(request)),
+  );
+
+  // ── admin (service-role key) ──
+  app.get("/admin/users", async (request, reply) => {
+    await requireAdmin(request);
+    const q = queryOf(request);
+    const page = Math.max(1, Number.parseInt(q.page ?? "", 10) || 1);
+    const perPage = Math.min(1000, Math.max(1, Number.parseInt(q.per_page ?? "", 10) || 50));
+    const [rows, total] = await Promise.all([
+      service().repo.listUsers((page - 1) * perPage, perPage),
+      service().repo.countUsers(),
+    ]);
+    const lastPage = Math.max(1, Math.ceil(total / perPage));
+    const links = [
+      ...(page < lastPage ? [`</admin/users?page=${page + 1}&per_page=${perPage}>; rel="next"`] : []),
+      `</admin/users?page=${lastPage}&per_page=${perPage}>; rel="last"`,
+    ];
+    reply.header("x-total-count", String(total)).header("link", links.join(", "));
+    return { users: await service().views(rows), aud: "authenticated" };
+  });
+  app.post("/admin/users", async (request) => {
+    await requireAdmin(request);
+    return service().view(await service().adminCreateUser(bodyOf(request), metaOf(request)));
+  });
+  app.get<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
+    await requireAdmin(request);
+    const user = await service().repo.findUserById(request.params.id);
+    if (!user) throw authErrors.userNotFound();
+    return service().view(user);
+  });
+  app.put<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
+    await requireAdmin(request);
+    return service().view(await service().adminUpdateUser(request.params.id, bodyOf(request), metaOf(request)));
+  });
+  app.delete<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
+    await requireAdmin(request);
+    await service().adminDeleteUser(request.params.id, metaOf(request));
+    return {};
+  });
+  app.post("/admin/generate_link", async (request) => {
+    await requireAdmin(request);
+    const meta = metaOf(request);
+    return service().generateLink(bodyOf(request), meta, meta.redirectTo);
+  });
+}
+
+function idTokenNotEnabled(body: Body): never {
+  const provider = typeof body.provider === "string" ? body.provider : "";
+  if (typeof body.id_token !== "string" || body.id_token === "")
+    throw new AuthError(400, "invalid request", "id_token required", { oauth: true });
+  if (!provider && !(body.client_id && body.issuer))
+    throw new AuthError(400, "invalid request", "provider or client_id and issuer required", { oauth: true });
+  const issuer = ID_TOKEN_ISSUERS[provider];
+  if (issuer !== undefined) throw new AuthError(400, "provider_disabled", `Provider (issuer "${issuer}") is not enabled`);
+  throw new AuthError(400, "validation_failed", `Custom OIDC provider "${provider}" not allowed`);
+}

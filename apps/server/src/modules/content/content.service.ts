@@ -1,0 +1,44 @@
+import { randomUUID } from "node:crypto";
+import type { ContactSubmissionBody, Contents } from "@hikaya/contracts";
+import { contactSubmissionBodySchema } from "@hikaya/contracts";
+import type { AppDeps } from "../../app.ts";
+import { findInstruction, insertContactSubmission, listDocuments } from "./content.repository.ts";
+
+type Deps = Pick<AppDeps, "db">;
+
+export async function instructionMedia(deps: Deps, location: string): Promise<string | null> {
+  return (await findInstruction(deps.db, location))?.media_path ?? null;
+}
+
+const DOCUMENT_KEYS = ["termsAndCondition", "privacyAndPolicy", "greetingAudio", "landingVideo"] as const;
+
+/** GET /get/contents: the documents' public URLs; null for one not uploaded. */
+export async function contents(deps: Deps): Promise<Contents> {
+  const rows = await listDocuments(deps.db, DOCUMENT_KEYS);
+  const byKey = new Map(rows.map((r) => [r.key, r.path]));
+  return {
+    termsAndCondition: byKey.get("termsAndCondition") ?? null,
+    privacyAndPolicy: byKey.get("privacyAndPolicy") ?? null,
+    greetingAudio: byKey.get("greetingAudio") ?? null,
+    landingVideo: byKey.get("landingVideo") ?? null,
+  };
+}
+
+export async function submitContact(deps: Deps, userId: string | null, body: ContactSubmissionBody) {
+  const input = contactSubmissionBodySchema.parse(body);
+  const id = randomUUID();
+  const createdAt = new Date().toISOString();
+  await insertContactSubmission(deps.db, {
+    id,
+    user_id: userId,
+    name: input.name,
+    message: input.message,
+    phone: input.phone || null,
+    city: input.city || null,
+    country: input.country || null,
+    gender: input.gender,
+    handled_at: null,
+    created_at: createdAt,
+  });
+  return { id, createdAt };
+}

@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { countryFromHeaders } from "./geo.routes.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe("GET /api/geo", () => {
+  it("answers null without a CDN header", async () => {
+    const res = await t.app.inject({ url: "/api/geo" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ country: null });
+    expect(res.headers["cache-control"]).toBe("private, no-store");
+  });
+
+  it("reads Cloudflare's, Vercel's and CloudFront's country headers", async () => {
+    for (const header of ["cf-ipcountry", "x-vercel-ip-country", "cloudfront-viewer-country"]) {
+      const res = await t.app.inject({ url: "/api/geo", headers: { [header]: "jo" } });
+      expect(res.json()).toEqual({ country: "JO" });
+    }
+  });
+
+  it("serves flags as cacheable SVG and 404s unknown codes", async () => {
+    const res = await t.app.inject({ url: "/api/flags/JO.svg" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/svg+xml");
+    expect(res.headers["cache-control"]).toContain("max-age=");
+    expect(res.body).toContain("<svg");
+    expect((await t.app.inject({ url: "/api/flags/ps.svg" })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: "/api/flags/QQ.svg" })).statusCode).toBe(404);
+    expect((await t.app.inject({ url: "/api/flags/..%2Fx.svg" })).statusCode).toBe(400);
+  });
+
+  it("ignores unknown and malformed values", () => {
+    expect(countryFromHeaders({ "cf-ipcountry": "XX" })).toBeNull();
+    expect(countryFromHeaders({ "cf-ipcountry": "T1" })).toBeNull();
+    expect(countryFromHeaders({ "cf-ipcountry": "Jordan" })).toBeNull();
+    expect(countryFromHeaders({ "cf-ipcountry": "XX", "x-vercel-ip-country": "PS" })).toBe("PS");
+  });
+});

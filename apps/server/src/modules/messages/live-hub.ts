@@ -1,0 +1,186 @@
+import type { ChatMessage } from "@hikaya/contracts";
+import type { DB } from "../../db/database.ts";
+import type { MessageBus } from "../../infrastructure/bus/index.ts";
+import { listMessagesAfter, type MessageRow, maxMessageId } from "./messages.repository.ts";
+
+export const MESSAGES_CHANNEL = "hikaya_messages";
+const BATCH = 500;
+/** Safety net: even with no signal at all, a replica reads the tail this often. */
+const POLL_MS = 5000;
+
+/** One open live stream: a user's tab (their conversation) or a facilitator's (all conversations). */
+export interface LiveConnection {
+  /** The conversation it follows, or null for every conversation (facilitators). */
+  userId: string | null;
+  /** The highest message id already written to it; only larger ids are sent, so nothing twice. */
+  lastSentId: number;
+  /** Writes one event; `frame` is the message already serialised as SSE (shared by every connection). */
+  send(frame: string): void;
+  /** Optional write batching: frames sent between cork and uncork leave in one write. */
+  cork?(): void;
+  uncork?(): void;
+}
+
+/** One SSE event for a message: its id is the resume cursor (Last-Event-ID). */
+export function sseFrame(message: ChatMessage): string {
+  return `id: ${message._id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+interface Registered extends LiveConnection {
+  replaying: MessageRow[] | null;
+}
+
+/**
+ * Per-process fan-out of new messages to open streams. A bus signal (from this process or, through
+ * LISTEN/NOTIFY, another replica) only says "there is something new"; the hub then reads every message
+ * after the last one it dispatched, in id order, once for all its connections. Because ids commit in
+ * order (dialect.ts lockMessageSequence), "after the last id" never skips a row, and each connection's
+ * `lastSentId` keeps replay and live delivery from overlapping.
+ */
+export class LiveHub {
+  readonly #db: DB;
+  readonly #bus: MessageBus;
+  readonly #toChat: (row: MessageRow) => ChatMessage;
+  readonly #byUser = new Map<string, Set<Registered>>();
+  readonly #all = new Set<Registered>();
+  #cursor = 0;
+  #pumping: Promise<void> | null = null;
+  #again = false;
+  #unsubscribe: (() => Promise<void>) | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  constructor(db: DB, bus: MessageBus, toChat: (row: MessageRow) => ChatMessage) {
+    this.#db = db;
+    this.#bus = bus;
+    this.#toChat = toChat;
+  }
+
+  async start() {
+    this.#cursor = await maxMessageId(this.#db);
+    this.#unsubscribe = await this.#bus.subscribe(
+      MESSAGES_CHANNEL,
+      () => this.poke(),
+      () => this.poke(),
+    );
+    this.#timer = setInterval(() => {
+      if (this.size > 0) this.poke();
+    }, POLL_MS);
+    this.#timer.unref();
+  }
+
+  get size() {
+    return this.#all.size + [...this.#byUser.values()].reduce((n, s) => n + s.size, 0);
+  }
+
+  /** Tell every replica a message was stored (payload: id and conversation, for logs and tools). */
+  async announce(row: MessageRow) {
+    this.poke();
+    await this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id }));
+  }
+
+  /** Read and dispatch everything new; coalesces signals that arrive while a read is running. */
+  poke() {
+    if (this.#closed) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = (async () => {
+      try {
+        do {
+          this.#again = false;
+          for (;;) {
+            const rows = await listMessagesAfter(this.#db, null, this.#cursor, BATCH);
+            if (rows.length > 1) this.#each((c) => c.cork?.());
+            for (const row of rows) this.#dispatch(row);
+            if (rows.length > 1) this.#each((c) => c.uncork?.());
+            if (rows.length > 0) this.#cursor = rows[rows.length - 1]?.id ?? this.#cursor;
+            if (rows.length < BATCH) break;
+          }
+        } while (this.#again && !this.#closed);
+      } catch {
+        // The next signal or poll retries from the same cursor.
+      } finally {
+        this.#pumping = null;
+      }
+    })();
+  }
+
+  #each(fn: (conn: Registered) => void) {
+    for (const conn of this.#all) fn(conn);
+    for (const set of this.#byUser.values()) for (const conn of set) fn(conn);
+  }
+
+  #dispatch(row: MessageRow) {
+    const targets = [...(this.#byUser.get(row.user_id) ?? []), ...this.#all];
+    if (targets.length === 0) return;
+    let frame: string | null = null;
+    for (const conn of targets) {
+      if (conn.replaying) {
+        conn.replaying.push(row);
+        continue;
+      }
+      if (row.id <= conn.lastSentId) continue;
+      frame ??= sseFrame(this.#toChat(row));
+      conn.lastSentId = row.id;
+      conn.send(frame);
+    }
+  }
+
+  /**
+   * Adds a connection and replays what it missed (ids after `after`) from the database before going
+   * live. Messages that arrive during the replay are held and then sent in order, each once.
+   */
+  async connect(conn: LiveConnection, after: number | null): Promise<() => void> {
+    const registered: Registered = Object.assign(conn, { replaying: [] as MessageRow[] });
+    const set = conn.userId === null ? this.#all : this.#setFor(conn.userId);
+    set.add(registered);
+    const remove = () => {
+      set.delete(registered);
+      if (conn.userId !== null && set.size === 0) this.#byUser.delete(conn.userId);
+    };
+    try {
+      if (after === null) {
+        registered.lastSentId = await maxMessageId(this.#db, conn.userId);
+      } else {
+        registered.lastSentId = after;
+        for (;;) {
+          const rows = await listMessagesAfter(this.#db, conn.userId, registered.lastSentId, BATCH);
+          for (const row of rows) {
+            registered.lastSentId = row.id;
+            conn.send(sseFrame(this.#toChat(row)));
+          }
+          if (rows.length < BATCH) break;
+        }
+      }
+      const held = registered.replaying ?? [];
+      registered.replaying = null;
+      for (const row of held) {
+        if (row.id <= registered.lastSentId) continue;
+        registered.lastSentId = row.id;
+        conn.send(sseFrame(this.#toChat(row)));
+      }
+    } catch (error) {
+      remove();
+      throw error;
+    }
+    return remove;
+  }
+
+  #setFor(userId: string) {
+    let set = this.#byUser.get(userId);
+    if (!set) {
+      set = new Set();
+      this.#byUser.set(userId, set);
+    }
+    return set;
+  }
+
+  async close() {
+    this.#closed = true;
+    if (this.#timer) clearInterval(this.#timer);
+    await this.#unsubscribe?.();
+    await this.#pumping;
+  }
+}

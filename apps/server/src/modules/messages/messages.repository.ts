@@ -1,0 +1,188 @@
+import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
+import type { DB } from "../../db/database.ts";
+import type { Database, MessagesTable } from "../../db/schema.ts";
+
+/** Every query of the Message Center. Functions take the database or a transaction. */
+type Db = DB | Kysely<Database> | Transaction<Database>;
+export type MessageRow = Selectable<MessagesTable>;
+
+export async function insertMessage(db: Db, values: Insertable<MessagesTable>): Promise<MessageRow> {
+  return db.insertInto("messages").values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findMessageById(db: Db, id: number): Promise<MessageRow | undefined> {
+  return db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function findMessageByClientId(db: Db, senderId: string, clientId: string): Promise<MessageRow | undefined> {
+  return db
+    .selectFrom("messages")
+    .selectAll()
+    .where("sender_id", "=", senderId)
+    .where("client_id", "=", clientId)
+    .executeTakeFirst();
+}
+
+/** Moves the conversation to the top of the inbox; the sender has read up to their own message. */
+export async function touchConversation(db: Db, message: MessageRow): Promise<void> {
+  const readColumn = message.sender_role === "user" ? "user_read_id" : "facilitator_read_id";
+  await db
+    .insertInto("conversations")
+    .values({
+      user_id: message.user_id,
+      last_message_id: message.id,
+      last_message_at: message.created_at,
+      [readColumn]: message.id,
+    })
+    .onConflict((oc) =>
+      oc.column("user_id").doUpdateSet({
+        last_message_id: message.id,
+        last_message_at: message.created_at,
+        [readColumn]: message.id,
+      }),
+    )
+    .execute();
+}
+
+/** The newest `limit` messages of a conversation before `before` (newest first), plus one to tell if more exist. */
+export async function listConversationPage(
+  db: Db,
+  userId: string,
+  before: number | undefined,
+  limit: number,
+): Promise<MessageRow[]> {
+  let query = db.selectFrom("messages").selectAll().where("user_id", "=", userId);
+  if (before !== undefined) query = query.where("id", "<", before);
+  return query
+    .orderBy("id", "desc")
+    .limit(limit + 1)
+    .execute();
+}
+
+/** Messages after `afterId` in id order, of one conversation or (userId null) of all. */
+export async function listMessagesAfter(db: Db, userId: string | null, afterId: number, limit: number): Promise<MessageRow[]> {
+  let query = db.selectFrom("messages").selectAll().where("id", ">", afterId);
+  if (userId !== null) query = query.where("user_id", "=", userId);
+  return query.orderBy("id", "asc").limit(limit).execute();
+}
+
+export async function maxMessageId(db: Db, userId: string | null = null): Promise<number> {
+  let query = db.selectFrom("messages").select((eb) => eb.fn.max("id").as("max"));
+  if (userId !== null) query = query.where("user_id", "=", userId);
+  const row = await query.executeTakeFirst();
+  return Number(row?.max ?? 0);
+}
+
+export async function userExists(db: Db, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("users")
+    .select("id")
+    .where("id", "=", userId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+export interface ConversationListRow {
+  user_id: string;
+  last_message_id: number;
+  last_message_at: string;
+  facilitator_read_id: number;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  unread: number;
+}
+
+/** The inbox: conversations by newest message, with how many of the user's messages facilitators have not read. */
+export async function listConversations(db: Db, before: number | undefined, limit: number): Promise<ConversationListRow[]> {
+  let query = db
+    .selectFrom("conversations as c")
+    .innerJoin("users as u", "u.id", "c.user_id")
+    .leftJoin("profiles as p", "p.user_id", "c.user_id")
+    .select((eb) => [
+      "c.user_id",
+      "c.last_message_id",
+      "c.last_message_at",
+      "c.facilitator_read_id",
+      "p.name",
+      eb.fn.coalesce("p.phone_number", "u.phone").as("phone"),
+      "u.email",
+      eb
+        .selectFrom("messages as m")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .whereRef("m.user_id", "=", "c.user_id")
+        .whereRef("m.id", ">", "c.facilitator_read_id")
+        .where("m.sender_role", "=", "user")
+        .as("unread"),
+    ]);
+  if (before !== undefined) query = query.where("c.last_message_id", "<", before);
+  const rows = await query.orderBy("c.last_message_id", "desc").limit(limit).execute();
+  return rows.map((r) => ({ ...r, unread: Number(r.unread ?? 0) }));
+}
+
+export async function findMessagesByIds(db: Db, ids: number[]): Promise<MessageRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom("messages").selectAll().where("id", "in", ids).execute();
+}
+
+/** Moves one side's read mark forward (never back). */
+export async function markRead(db: Db, userId: string, side: "user" | "facilitator", upTo: number): Promise<void> {
+  const column = side === "user" ? "user_read_id" : "facilitator_read_id";
+  await db
+    .updateTable("conversations")
+    .set({ [column]: upTo })
+    .where("user_id", "=", userId)
+    .where(column, "<", upTo)
+    .execute();
+}
+
+export async function findConversation(db: Db, userId: string) {
+  return db.selectFrom("conversations").selectAll().where("user_id", "=", userId).executeTakeFirst();
+}
+
+export async function countUnread(db: Db, userId: string, fromRole: "user" | "facilitator", afterId: number): Promise<number> {
+  const row = await db
+    .selectFrom("messages")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("user_id", "=", userId)
+    .where("sender_role", "=", fromRole)
+    .where("id", ">", afterId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function findPerson(db: Db, userId: string) {
+  return db
+    .selectFrom("users as u")
+    .leftJoin("profiles as p", "p.user_id", "u.id")
+    .select([
+      "u.id",
+      "u.email",
+      "u.phone",
+      "u.created_at",
+      "p.name",
+      "p.phone_number",
+      "p.country_code",
+      "p.city",
+      "p.gender",
+      "p.age_group",
+    ])
+    .where("u.id", "=", userId)
+    .executeTakeFirst();
+}
+
+export async function listWatchedStories(db: Db, userId: string) {
+  return db
+    .selectFrom("progress as pr")
+    .leftJoin("stories as s", "s.id", "pr.story_id")
+    .select(["pr.story_id", "pr.story_position", "pr.watched_at", "s.title_en"])
+    .where("pr.user_id", "=", userId)
+    .orderBy("pr.story_position", "asc")
+    .execute();
+}
+
+export async function findDocumentPath(db: Db, key: string): Promise<string | null> {
+  const row = await db.selectFrom("documents").select("path").where("key", "=", key).executeTakeFirst();
+  return row?.path ?? null;
+}

@@ -1,0 +1,312 @@
+import multipart from "@fastify/multipart";
+import {
+  chatMessageSchema,
+  clientIdSchema,
+  conversationListSchema,
+  conversationPersonSchema,
+  envelopeSchema,
+  greetingSchema,
+  MESSAGES_PAGE_MAX,
+  messagesPageRequestSchema,
+  messagesPageSchema,
+  messageTypeSchema,
+  VOICE_NOTE_MAX_BYTES,
+} from "@hikaya/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError, forbidden } from "../../errors.ts";
+import { type AuthContext, requireAdmin, requireUser } from "../auth/guards.ts";
+import { sendObject } from "../storage/object-response.ts";
+import { LiveHub } from "./live-hub.ts";
+import { MessagesService, type Sender, type SendInput, toChatMessage, VOICE_BUCKET } from "./messages.service.ts";
+import { openLiveStream } from "./messages.stream.ts";
+
+const PRIVATE_CACHE = "private, max-age=3600";
+const pageQuery = z.object({
+  before: z.string().regex(/^\d+$/).optional(),
+  limit: z.coerce.number().int().min(1).max(MESSAGES_PAGE_MAX).optional(),
+});
+const userParams = z.object({ userId: z.string().min(1).max(100) });
+const ok = z.object({ ok: z.literal(true) });
+
+/** Fields a client may not use to speak for someone else or write into another conversation. */
+const SENDER_FIELDS = ["from", "sender", "senderId", "sender_id", "senderRole", "sender_role"];
+const TARGET_FIELDS = ["to", "user", "userId", "user_id", "conversation", "conversationId"];
+
+/**
+ * Message Center HTTP surface.
+ *   Token API (POST, `{code, data}`): /messages, /message/send, /messages/read.
+ *   Reads: GET /messages/greeting, GET /messages/audio/:id (private voice notes, Range).
+ *   Live: GET /messages/stream (the caller's conversation), GET /admin/messages/stream (all; admins).
+ *   Facilitators: /admin/conversations… list, read, reply, mark read, the person beside it.
+ */
+export async function messageRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Another module may have registered multipart at the root already; share it if so.
+  if (!app.hasContentTypeParser("multipart/form-data")) await app.register(multipart);
+
+  const { db, database, storage, bus } = app.deps;
+  const hub = new LiveHub(db, bus, toChatMessage);
+  await hub.start();
+  const service = new MessagesService(db, database.dialect, storage, hub);
+  const streams = new Set<() => void>();
+  app.addHook("preClose", async () => {
+    for (const end of [...streams]) end();
+    await hub.close();
+  });
+
+  /** Reads a send form (multipart, or JSON for text), storing a voice note as it streams past. */
+  async function readSendForm(request: FastifyRequest, conversationUserId: string, caller: AuthContext, role: Sender["role"]) {
+    const fields: Record<string, string> = {};
+    const check = () => {
+      for (const f of SENDER_FIELDS) {
+        const v = fields[f];
+        if (v !== undefined && v !== caller.userId && v !== role) throw forbidden("You can only send messages as yourself");
+      }
+      for (const f of TARGET_FIELDS) {
+        const v = fields[f];
+        if (v !== undefined && v !== conversationUserId) throw forbidden("You can only write in your own conversation");
+      }
+    };
+    let stored: { key: string } | null = null;
+    try {
+      if (request.isMultipart()) {
+        const parts = request.parts({
+          limits: { files: 1, fields: 20, fieldSize: 16 * 1024, fileSize: VOICE_NOTE_MAX_BYTES + 64 * 1024 },
+        });
+        for await (const part of parts) {
+          if (part.type === "file") {
+            if (part.fieldname !== "audio") {
+              part.file.resume();
+              throw new AppError("validation_failed", "The voice note goes in the field 'audio'");
+            }
+            check();
+            stored = await service.storeVoiceNote(conversationUserId, part.file);
+          } else {
+            fields[part.fieldname] = String(part.value ?? "");
+            check();
+          }
+        }
+      } else {
+        const body = (request.body ?? {}) as Record<string, unknown>;
+        for (const [k, v] of Object.entries(body)) if (v !== undefined && v !== null) fields[k] = String(v);
+        check();
+      }
+      const messageType = fields.messageType ? messageTypeSchema.safeParse(fields.messageType) : undefined;
+      if (messageType && !messageType.success) throw new AppError("validation_failed", "messageType must be text or audio");
+      const clientId = fields.clientId ? clientIdSchema.safeParse(fields.clientId) : undefined;
+      if (clientId && !clientId.success) throw new AppError("validation_failed", "clientId is invalid");
+      const input: SendInput = {
+        messageType: messageType?.data,
+        text: fields.message,
+        audio: stored,
+        durationSeconds: fields.durationSeconds ? Number(fields.durationSeconds) : undefined,
+        clientId: clientId?.data,
+      };
+      return { input, stored };
+    } catch (error) {
+      if (stored) await service.discardVoiceNote(stored.key);
+      throw error;
+    }
+  }
+
+  async function send(request: FastifyRequest, conversationUserId: string, caller: AuthContext, role: Sender["role"]) {
+    const { input, stored } = await readSendForm(request, conversationUserId, caller, role);
+    try {
+      const result = await service.send(conversationUserId, { userId: caller.userId, role }, input);
+      if (stored && !result.created) await service.discardVoiceNote(stored.key);
+      return result.message;
+    } catch (error) {
+      if (stored) await service.discardVoiceNote(stored.key);
+      throw error;
+    }
+  }
+
+  // ── Token API (the family's side) ────────────────────────────────────────────────────────────
+  app.post(
+    "/messages",
+    {
+      config: { envelope: true },
+      schema: {
+        tags: ["token API"],
+        summary: "The caller's messages: newest page first, `before` (a message id) for older pages, plus the greeting audio",
+        body: messagesPageRequestSchema.optional(),
+        response: { 200: envelopeSchema(messagesPageSchema.extend({ greeting: z.string().nullable() })) },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      const before = request.body?.before ? Number(request.body.before) : undefined;
+      const page = await service.page(auth.userId, before, request.body?.limit);
+      return { code: 200 as const, data: { ...page, greeting: before === undefined ? await service.greeting() : null } };
+    },
+  );
+
+  app.post(
+    "/message/send",
+    {
+      config: { envelope: true },
+      schema: {
+        tags: ["token API"],
+        summary: "Send a message: multipart `message` + `messageType` text, or an `audio` file with messageType audio (10 MB)",
+        consumes: ["multipart/form-data", "application/json"],
+        response: { 200: envelopeSchema(chatMessageSchema) },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      return { code: 200 as const, data: await send(request, auth.userId, auth, "user") };
+    },
+  );
+
+  app.post(
+    "/messages/read",
+    {
+      config: { envelope: true },
+      schema: {
+        tags: ["token API"],
+        summary: "Mark the facilitators' messages read up to a message id (default: all)",
+        body: z.object({ upTo: z.coerce.number().int().min(0).optional() }).optional(),
+        response: { 200: envelopeSchema(ok) },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      await service.markRead(auth.userId, "user", request.body?.upTo);
+      return { code: 200 as const, data: { ok: true as const } };
+    },
+  );
+
+  app.get(
+    "/messages/greeting",
+    { schema: { tags: ["messages"], summary: "The greeting audio shown first in the chat", response: { 200: greetingSchema } } },
+    async (request) => {
+      await requireUser(request);
+      return { audio: await service.greeting() };
+    },
+  );
+
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/messages/audio/:id",
+    schema: {
+      tags: ["messages"],
+      summary: "A voice message's audio (the conversation's owner and facilitators only; Range supported)",
+      params: z.object({ id: z.string().regex(/^\d{1,15}$/) }),
+    },
+    handler: async (request, reply) => {
+      const auth = await requireUser(request);
+      const key = await service.voiceNoteKey(Number(request.params.id), auth);
+      return sendObject(request, reply, storage, VOICE_BUCKET, key, PRIVATE_CACHE);
+    },
+  });
+
+  // The stream URL may carry the access token (?access_token=): these routes log only warnings and up,
+  // so the "incoming request" line with the URL never reaches the logs.
+  app.get(
+    "/messages/stream",
+    {
+      logLevel: "warn",
+      schema: {
+        tags: ["messages"],
+        summary: "Live messages of the caller's conversation (SSE; ?access_token=, Last-Event-ID or ?after=)",
+      },
+    },
+    async (request, reply) => openLiveStream(request, reply, hub, "own", streams),
+  );
+  app.get(
+    "/admin/messages/stream",
+    { logLevel: "warn", schema: { tags: ["messages"], summary: "Facilitators: live messages of every conversation (SSE)" } },
+    async (request, reply) => openLiveStream(request, reply, hub, "all", streams),
+  );
+
+  // ── Facilitators (admins) ───────────────────────────────────────────────────────────────────
+  app.get(
+    "/admin/conversations",
+    {
+      schema: {
+        tags: ["messages"],
+        summary: "Facilitators: conversations, newest first, with unread counts",
+        querystring: pageQuery,
+        response: { 200: conversationListSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      const before = request.query.before ? Number(request.query.before) : undefined;
+      return service.conversations(before, request.query.limit ?? 30);
+    },
+  );
+
+  app.get(
+    "/admin/conversations/:userId/messages",
+    {
+      schema: {
+        tags: ["messages"],
+        summary: "Facilitators: one conversation's messages, newest page first",
+        params: userParams,
+        querystring: pageQuery,
+        response: { 200: messagesPageSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      await service.ensureConversationOwner(request.params.userId);
+      const before = request.query.before ? Number(request.query.before) : undefined;
+      return service.page(request.params.userId, before, request.query.limit);
+    },
+  );
+
+  app.get(
+    "/admin/conversations/:userId/person",
+    {
+      schema: {
+        tags: ["messages"],
+        summary: "Facilitators: the person beside a conversation (profile and watched stories)",
+        params: userParams,
+        response: { 200: conversationPersonSchema },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return service.person(request.params.userId);
+    },
+  );
+
+  app.post(
+    "/admin/conversations/:userId/messages",
+    {
+      schema: {
+        tags: ["messages"],
+        summary: "Facilitators: reply by text or voice (same form as /message/send)",
+        consumes: ["multipart/form-data", "application/json"],
+        params: userParams,
+        response: { 200: chatMessageSchema },
+      },
+    },
+    async (request) => {
+      const auth = await requireAdmin(request);
+      await service.ensureConversationOwner(request.params.userId);
+      return send(request, request.params.userId, auth, "facilitator");
+    },
+  );
+
+  app.post(
+    "/admin/conversations/:userId/read",
+    {
+      schema: {
+        tags: ["messages"],
+        summary: "Facilitators: mark a conversation read up to a message id (default: all)",
+        params: userParams,
+        body: z.object({ upTo: z.coerce.number().int().min(0).optional() }).optional(),
+        response: { 200: ok },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      await service.markRead(request.params.userId, "facilitator", request.body?.upTo);
+      return { ok: true as const };
+    },
+  );
+}

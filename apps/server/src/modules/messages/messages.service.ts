@@ -1,0 +1,226 @@
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import {
+  type ChatMessage,
+  type ConversationList,
+  type ConversationPerson,
+  MESSAGE_TEXT_MAX_LENGTH,
+  MESSAGES_PAGE_DEFAULT,
+  type MessagesPage,
+  type MessageType,
+  type SenderRole,
+  VOICE_NOTE_MAX_BYTES,
+  VOICE_NOTE_MAX_SECONDS,
+} from "@hikaya/contracts";
+import type { DB } from "../../db/database.ts";
+import { type DialectName, isUniqueViolation, lockMessageSequence } from "../../db/dialect.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { FileStorage } from "../../infrastructure/files/index.ts";
+import type { LiveHub } from "./live-hub.ts";
+import type { MessageRow } from "./messages.repository.ts";
+import * as repo from "./messages.repository.ts";
+import { storeVoiceNote, VOICE_BUCKET } from "./voice-notes.ts";
+
+export { VOICE_BUCKET };
+
+/** The authenticated path a voice note is served from (owner and facilitators only). */
+export const voiceNotePath = (id: number) => `/api/messages/audio/${id}`;
+
+export function toChatMessage(row: MessageRow): ChatMessage {
+  return {
+    _id: String(row.id),
+    conversation: row.user_id,
+    from: row.sender_id,
+    senderRole: row.sender_role,
+    messageType: row.message_type,
+    message: row.message_type === "audio" ? voiceNotePath(row.id) : row.body,
+    durationSeconds: row.duration_seconds,
+    clientId: row.client_id,
+    createdAt: row.created_at,
+  };
+}
+
+export interface Sender {
+  userId: string;
+  role: SenderRole;
+}
+
+/** What a send form carried, once its voice note (if any) is already in storage. */
+export interface SendInput {
+  messageType: MessageType | undefined;
+  text: string | undefined;
+  audio: { key: string } | null;
+  durationSeconds: number | undefined;
+  clientId: string | undefined;
+}
+
+export class MessagesService {
+  readonly #db: DB;
+  readonly #dialect: DialectName;
+  readonly #storage: FileStorage;
+  readonly #hub: LiveHub;
+
+  constructor(db: DB, dialect: DialectName, storage: FileStorage, hub: LiveHub) {
+    this.#db = db;
+    this.#dialect = dialect;
+    this.#storage = storage;
+    this.#hub = hub;
+  }
+
+  /** A conversation page: newest first by page, each page in time order. */
+  async page(conversationUserId: string, before: number | undefined, limit = MESSAGES_PAGE_DEFAULT): Promise<MessagesPage> {
+    const rows = await repo.listConversationPage(this.#db, conversationUserId, before, limit);
+    const hasMore = rows.length > limit;
+    return { messages: rows.slice(0, limit).reverse().map(toChatMessage), hasMore };
+  }
+
+  async ensureConversationOwner(userId: string) {
+    if (!(await repo.userExists(this.#db, userId))) throw notFound("No such user");
+  }
+
+  /** Streams a voice note into private storage under the conversation's folder; sniffed and size-capped. */
+  async storeVoiceNote(conversationUserId: string, source: Readable) {
+    return storeVoiceNote(this.#storage, `${conversationUserId}/${randomUUID()}`, source, VOICE_NOTE_MAX_BYTES);
+  }
+
+  async discardVoiceNote(key: string) {
+    await this.#storage.delete(VOICE_BUCKET, key).catch(() => undefined);
+  }
+
+  /**
+   * Validates and stores one message, then signals live delivery. The row is committed before this
+   * returns, so an acknowledged message is never lost. A repeated `clientId` from the same sender
+   * returns the message already stored (a retry after a lost answer) instead of a second one.
+   */
+  async send(conversationUserId: string, sender: Sender, input: SendInput): Promise<{ message: ChatMessage; created: boolean }> {
+    const type = input.messageType ?? (input.audio ? "audio" : "text");
+    let body: string;
+    let duration: number | null = null;
+    if (type === "text") {
+      if (input.audio) throw new AppError("validation_failed", "A text message cannot carry an audio file");
+      const text = (input.text ?? "").trim();
+      if (!text) throw new AppError("validation_failed", "The message is empty");
+      if (text.length > MESSAGE_TEXT_MAX_LENGTH)
+        throw new AppError("validation_failed", `Messages are limited to ${MESSAGE_TEXT_MAX_LENGTH} characters`);
+      body = text;
+    } else {
+      if (!input.audio) throw new AppError("validation_failed", "A voice message needs an audio file");
+      body = input.audio.key;
+      if (input.durationSeconds !== undefined) {
+        if (!Number.isFinite(input.durationSeconds) || input.durationSeconds < 0)
+          throw new AppError("validation_failed", "durationSeconds must be a positive number");
+        duration = Math.min(Math.round(input.durationSeconds * 10) / 10, VOICE_NOTE_MAX_SECONDS);
+      }
+    }
+    const clientId = input.clientId ?? null;
+    if (clientId) {
+      const existing = await repo.findMessageByClientId(this.#db, sender.userId, clientId);
+      if (existing) return { message: this.#sameRequest(existing, conversationUserId), created: false };
+    }
+    let row: MessageRow;
+    try {
+      row = await this.#db.transaction().execute(async (trx) => {
+        await lockMessageSequence(trx, this.#dialect);
+        const inserted = await repo.insertMessage(trx, {
+          user_id: conversationUserId,
+          sender_id: sender.userId,
+          sender_role: sender.role,
+          message_type: type,
+          body,
+          duration_seconds: duration,
+          client_id: clientId,
+          created_at: new Date().toISOString(),
+        });
+        await repo.touchConversation(trx, inserted);
+        return inserted;
+      });
+    } catch (error) {
+      if (clientId && isUniqueViolation(error)) {
+        const existing = await repo.findMessageByClientId(this.#db, sender.userId, clientId);
+        if (existing) return { message: this.#sameRequest(existing, conversationUserId), created: false };
+      }
+      throw error;
+    }
+    await this.#hub.announce(row).catch(() => undefined);
+    return { message: toChatMessage(row), created: true };
+  }
+
+  #sameRequest(existing: MessageRow, conversationUserId: string): ChatMessage {
+    if (existing.user_id !== conversationUserId)
+      throw new AppError("conflict", "This clientId was used for another conversation");
+    return toChatMessage(existing);
+  }
+
+  /** The stored key of a voice note, if `viewer` may hear it (the conversation's owner or a facilitator). */
+  async voiceNoteKey(messageId: number, viewer: { userId: string; isAdmin: boolean }): Promise<string> {
+    const row = await repo.findMessageById(this.#db, messageId);
+    if (row?.message_type !== "audio") throw notFound("Voice message not found");
+    if (row.user_id !== viewer.userId && !viewer.isAdmin) throw notFound("Voice message not found");
+    return row.body;
+  }
+
+  async markRead(conversationUserId: string, side: "user" | "facilitator", upTo: number | undefined) {
+    const target = upTo ?? (await repo.maxMessageId(this.#db, conversationUserId));
+    if (target > 0) await repo.markRead(this.#db, conversationUserId, side, target);
+  }
+
+  async unreadForUser(userId: string): Promise<number> {
+    const conversation = await repo.findConversation(this.#db, userId);
+    if (!conversation) return 0;
+    return repo.countUnread(this.#db, userId, "facilitator", conversation.user_read_id);
+  }
+
+  async conversations(before: number | undefined, limit: number): Promise<ConversationList> {
+    const rows = await repo.listConversations(this.#db, before, limit);
+    const last = new Map(
+      (
+        await repo.findMessagesByIds(
+          this.#db,
+          rows.map((r) => r.last_message_id),
+        )
+      ).map((m) => [m.id, m]),
+    );
+    return {
+      conversations: rows.map((r) => {
+        const lastRow = last.get(r.last_message_id);
+        return {
+          userId: r.user_id,
+          name: r.name,
+          phone: r.phone,
+          email: r.email,
+          lastMessage: lastRow ? toChatMessage(lastRow) : null,
+          lastMessageAt: r.last_message_at,
+          unread: r.unread,
+        };
+      }),
+      nextBefore: rows.length === limit ? String(rows[rows.length - 1]?.last_message_id) : null,
+    };
+  }
+
+  async person(userId: string): Promise<ConversationPerson> {
+    const person = await repo.findPerson(this.#db, userId);
+    if (!person) throw notFound("No such user");
+    const watched = await repo.listWatchedStories(this.#db, userId);
+    return {
+      userId: person.id,
+      name: person.name,
+      phone: person.phone_number ?? person.phone,
+      email: person.email,
+      city: person.city,
+      gender: person.gender,
+      ageGroup: person.age_group,
+      country: person.country_code,
+      joinedAt: person.created_at,
+      watchedStories: watched.map((w) => ({
+        storyId: w.story_id,
+        order: w.story_position,
+        title: w.title_en ?? "",
+        watchedAt: w.watched_at,
+      })),
+    };
+  }
+
+  async greeting(): Promise<string | null> {
+    return repo.findDocumentPath(this.#db, "greetingAudio");
+  }
+}

@@ -1,0 +1,117 @@
+import type { AddressInfo } from "node:net";
+import type { ChatMessage } from "@hikaya/contracts";
+import type { App } from "../../app.ts";
+
+/** A minimal valid WAV (PCM 8 kHz mono) of `seconds` of silence plus `extra` bytes. */
+export function wavBytes(seconds = 0.2, extra = 0): Buffer {
+  const data = Math.round(8000 * seconds) + extra;
+  const b = Buffer.alloc(44 + data);
+  b.write("RIFF", 0);
+  b.writeUInt32LE(36 + data, 4);
+  b.write("WAVE", 8);
+  b.write("fmt ", 12);
+  b.writeUInt32LE(16, 16);
+  b.writeUInt16LE(1, 20);
+  b.writeUInt16LE(1, 22);
+  b.writeUInt32LE(8000, 24);
+  b.writeUInt32LE(8000, 28);
+  b.writeUInt16LE(1, 32);
+  b.writeUInt16LE(8, 34);
+  b.write("data", 36);
+  b.writeUInt32LE(data, 40);
+  b.fill(128, 44);
+  return b;
+}
+
+/** Multipart body for app.inject, built by the platform's own FormData encoder. */
+export async function multipart(
+  fields: Record<string, string>,
+  file?: { name?: string; bytes: Buffer; filename?: string; type?: string },
+) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  if (file)
+    form.append(
+      file.name ?? "audio",
+      new Blob([new Uint8Array(file.bytes)], { type: file.type ?? "audio/mpeg" }),
+      file.filename ?? "audio.mp3",
+    );
+  const request = new Request("http://local/", { method: "POST", body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { "content-type": request.headers.get("content-type") ?? "" },
+  };
+}
+
+export async function listen(app: App): Promise<string> {
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+export interface SseClient {
+  status: number;
+  body: string;
+  messages: ChatMessage[];
+  ready: Promise<string>;
+  waitFor(count: number, timeoutMs?: number): Promise<ChatMessage[]>;
+  close(): void;
+}
+
+/** Reads a Server-Sent Events stream with fetch, collecting `message` events. */
+export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers, signal: controller.signal });
+  const messages: ChatMessage[] = [];
+  let resolveReady: (id: string) => void = () => undefined;
+  const ready = new Promise<string>((r) => {
+    resolveReady = r;
+  });
+  const waiters: (() => void)[] = [];
+  const client: SseClient = {
+    status: res.status,
+    body: "",
+    messages,
+    ready,
+    waitFor: (count, timeoutMs = 5000) =>
+      new Promise((ok, fail) => {
+        const check = () => {
+          if (messages.length >= count) {
+            clearTimeout(timer);
+            ok(messages);
+            return true;
+          }
+          return false;
+        };
+        const timer = setTimeout(() => fail(new Error(`waited for ${count} messages, got ${messages.length}`)), timeoutMs);
+        if (!check()) waiters.push(() => void check());
+      }),
+    close: () => controller.abort(),
+  };
+  if (res.status !== 200 || !res.body) {
+    client.body = await res.text();
+    return client;
+  }
+  const decoder = new TextDecoder();
+  let buffer = "";
+  void (async () => {
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let index = buffer.indexOf("\n\n");
+        while (index >= 0) {
+          const block = buffer.slice(0, index);
+          buffer = buffer.slice(index + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event === "message" && data) messages.push(JSON.parse(data) as ChatMessage);
+          if (event === "ready" && data) resolveReady((JSON.parse(data) as { lastId: string }).lastId);
+          for (const w of waiters) w();
+          index = buffer.indexOf("\n\n");
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return client;
+}

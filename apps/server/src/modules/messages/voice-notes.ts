@@ -1,0 +1,99 @@
+import { Readable } from "node:stream";
+import { AppError } from "../../errors.ts";
+import type { FileStorage } from "../../infrastructure/files/index.ts";
+// One audio sniffer for the whole server: the recordings module's (WAV, WebM, Ogg, MP4/AAC, MP3 by magic bytes).
+import { HEAD_BYTES, sniffAudio } from "../recordings/audio-inspector.ts";
+
+export const VOICE_BUCKET = "voice-notes" as const;
+
+const EXTENSIONS: Record<string, string> = {
+  "audio/wav": "wav",
+  "audio/webm": "webm",
+  "audio/ogg": "ogg",
+  "audio/mp4": "m4a",
+  "audio/mpeg": "mp3",
+  "audio/aac": "aac",
+};
+
+export interface StoredVoiceNote {
+  key: string;
+  contentType: string;
+  size: number;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new AppError("payload_too_large", `Voice messages are limited to ${Math.round(maxBytes / 1024 / 1024)} MB`);
+
+/**
+ * Streams a voice note into the private bucket under `${keyBase}.${ext}`: the type is decided from the
+ * first bytes (the browser's name and Content-Type are not trusted), the size is capped while the bytes
+ * flow, and the storage drivers keep a partial object from ever appearing. Only the first few KB are
+ * ever held in memory. Throws `unsupported_media_type`, `bad_request` (empty) or `payload_too_large`.
+ */
+export async function storeVoiceNote(
+  storage: FileStorage,
+  keyBase: string,
+  source: Readable,
+  maxBytes: number,
+): Promise<StoredVoiceNote> {
+  const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const drain = () => {
+    source.resume();
+  };
+  const headChunks: Buffer[] = [];
+  let headSize = 0;
+  let done = false;
+  try {
+    while (headSize < HEAD_BYTES) {
+      const next = await iterator.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      headChunks.push(next.value);
+      headSize += next.value.length;
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(maxBytes);
+    throw error;
+  }
+  const head = Buffer.concat(headChunks);
+  if (head.length === 0) throw new AppError("bad_request", "No recording found");
+  if (head.length > maxBytes) {
+    drain();
+    throw tooLarge(maxBytes);
+  }
+  const sniffed = sniffAudio(head);
+  const ext = sniffed ? EXTENSIONS[sniffed.contentType] : undefined;
+  if (!sniffed || !ext) {
+    drain();
+    throw new AppError("unsupported_media_type", "The voice message must be WAV, WebM, Ogg, MP4/AAC or MP3 audio");
+  }
+  let total = head.length;
+  let overflow: AppError | null = null;
+  const body = Readable.from(
+    (async function* () {
+      yield head;
+      if (done) return;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        total += next.value.length;
+        if (total > maxBytes) {
+          overflow = tooLarge(maxBytes);
+          drain();
+          throw overflow;
+        }
+        yield next.value;
+      }
+    })(),
+  );
+  const key = `${keyBase}.${ext}`;
+  try {
+    const { size } = await storage.put(VOICE_BUCKET, key, body, sniffed.contentType);
+    return { key, size, contentType: sniffed.contentType };
+  } catch (error) {
+    if (overflow || (error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(maxBytes);
+    throw error;
+  }
+}

@@ -1,0 +1,202 @@
+import type { Story } from "@hikaya/contracts";
+import {
+  answerItemSchema,
+  createStoryBodySchema,
+  deletedSchema,
+  envelopeSchema,
+  landingAnswerSchema,
+  questionItemSchema,
+  reorderStoriesBodySchema,
+  storyIdParamsSchema,
+  storyIdQuerySchema,
+  storyListSchema,
+  storyRefBodySchema,
+  storySchema,
+  updateStoryBodySchema,
+} from "@hikaya/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { optionalUser, requireAdmin, requireUser } from "../auth/guards.ts";
+import { envelopeErrorResponses, errorResponses } from "./http-schemas.ts";
+import {
+  answersFor,
+  createStory,
+  deleteStory,
+  getStoryFor,
+  landingAnswers,
+  questionsFor,
+  reorderStories,
+  storyListJson,
+  updateStory,
+} from "./program.service.ts";
+
+const VISIBILITY =
+  "Visitors get titles, subtitles, thumbnails and orders only. With an access token each story carries the caller's " +
+  "`watchStatus` (spec section 4) and its video `url`, except stories Locked for the caller, whose url is left out.";
+
+/** The story program: public API (stories) and token API (questions, answers). */
+export async function programRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    "/stories",
+    {
+      schema: {
+        tags: ["stories"],
+        summary: "List the stories in order",
+        description: VISIBILITY,
+        response: { 200: storyListSchema, ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      const auth = await optionalUser(request);
+      // The list differs per person (and between a visitor and the same browser once signed in).
+      reply.header("cache-control", "private, no-cache");
+      reply.header("vary", "authorization, x-auth-token");
+      // Already JSON bytes (cached per viewer kind and progress, built from the same Story type): Fastify
+      // sends a Buffer as it is, skipping the per-request schema serializer.
+      const json = await storyListJson(app.deps, auth);
+      return reply.type("application/json; charset=utf-8").send(json as unknown as Story[]);
+    },
+  );
+
+  app.get(
+    "/stories/:id",
+    {
+      schema: {
+        tags: ["stories"],
+        summary: "One story",
+        description: `${VISIBILITY} A story Locked for the caller answers 403 story_locked.`,
+        params: storyIdParamsSchema,
+        response: { 200: storySchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const auth = await optionalUser(request);
+      reply.header("cache-control", "private, no-cache");
+      reply.header("vary", "authorization, x-auth-token");
+      return getStoryFor(app.deps, auth, request.params.id);
+    },
+  );
+
+  app.post(
+    "/stories",
+    {
+      schema: {
+        tags: ["stories"],
+        summary: "Create a story (admins)",
+        description: "Without `order` the story goes last; with it, the stories from that order on move down one.",
+        body: createStoryBodySchema,
+        response: { 201: storySchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      const story = await createStory(app.deps, request.body);
+      return reply.status(201).send(story);
+    },
+  );
+
+  app.put(
+    "/stories",
+    {
+      schema: {
+        tags: ["stories"],
+        summary: "Update a story (admins)",
+        description: "A new `order` moves the story there and shifts the ones between; orders stay 1…n.",
+        querystring: storyIdQuerySchema,
+        body: updateStoryBodySchema,
+        response: { 200: storySchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return updateStory(app.deps, request.query.id, request.body);
+    },
+  );
+
+  app.delete(
+    "/stories",
+    {
+      schema: {
+        tags: ["stories"],
+        summary: "Delete a story (admins)",
+        description: "Its questions and answers go with it; the orders after it close the gap.",
+        querystring: storyIdQuerySchema,
+        response: { 200: deletedSchema, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      await deleteStory(app.deps, request.query.id);
+      return { id: request.query.id, deleted: true as const };
+    },
+  );
+
+  app.post(
+    "/stories/reorder",
+    {
+      schema: {
+        tags: ["stories"],
+        summary: "Set the order of every story at once (admins)",
+        description: "`ids` lists every story exactly once; they get orders 1…n in one transaction.",
+        body: reorderStoriesBodySchema,
+        response: { 200: storyListSchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request) => {
+      await requireAdmin(request);
+      return reorderStories(app.deps, request.body.ids);
+    },
+  );
+
+  app.get(
+    "/landing/answers",
+    {
+      schema: {
+        tags: ["content"],
+        summary: "Family members' answers played on the landing and character screens",
+        response: { 200: z.array(landingAnswerSchema) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header("cache-control", "public, max-age=60");
+      return landingAnswers(app.deps);
+    },
+  );
+
+  app.post(
+    "/story/questions",
+    {
+      config: { envelope: true },
+      schema: {
+        tags: ["token API"],
+        summary: "A story's questions, in order",
+        body: storyRefBodySchema,
+        response: { 200: envelopeSchema(z.array(questionItemSchema)), ...envelopeErrorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      return { code: 200 as const, data: await questionsFor(app.deps, auth, request.body.story) };
+    },
+  );
+
+  app.post(
+    "/story/questions/answers",
+    {
+      config: { envelope: true },
+      schema: {
+        tags: ["token API"],
+        summary: "The family members' recorded answers to a story's questions",
+        body: storyRefBodySchema,
+        response: { 200: envelopeSchema(z.array(answerItemSchema)), ...envelopeErrorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      return { code: 200 as const, data: await answersFor(app.deps, auth, request.body.story) };
+    },
+  );
+}

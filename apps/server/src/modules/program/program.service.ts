@@ -1,0 +1,275 @@
+import { randomUUID } from "node:crypto";
+import {
+  type AnswerItem,
+  type CreateStoryBody,
+  createStoryBodySchema,
+  type LandingAnswer,
+  publicObjectPath,
+  type QuestionItem,
+  type Story,
+  type UpdateStoryBody,
+} from "@hikaya/contracts";
+import type { AppDeps } from "../../app.ts";
+import { isUniqueViolation } from "../../db/dialect.ts";
+import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
+import type { AuthContext } from "../auth/guards.ts";
+import { lastWatchedOrderOf } from "../progress/progress.service.ts";
+import { watchStatusOf } from "../progress/watch-status.ts";
+import {
+  applyOrder,
+  deleteStory as deleteStoryRow,
+  findListState,
+  findStory,
+  insertStory,
+  listAnswers,
+  listLandingAnswers,
+  listQuestions,
+  listStories,
+  listStoryIdsInOrder,
+  type StoryRow,
+  updateStory as updateStoryRow,
+} from "./program.repository.ts";
+
+type Deps = Pick<AppDeps, "db">;
+
+/**
+ * Who sees what of a story:
+ * - a visitor: titles, subtitles, thumbnail and order, no video URL and no watchStatus (the list is a
+ *   teaser; watching needs an account);
+ * - a signed-in person: watchStatus from their own progress (spec section 4) and the video URL of every
+ *   story that is not Locked for them;
+ * - an admin: everything, with their own watchStatus.
+ */
+function toStory(row: StoryRow, viewer: { lastWatched: number; isAdmin: boolean } | "editor" | null): Story {
+  const story: Story = {
+    id: row.id,
+    _id: row.id,
+    order: row.position,
+    title: row.title_en,
+    subtitle: row.subtitle_en,
+    titleB: row.title_ar,
+    subtitleB: row.subtitle_ar,
+    thumbnailUrl: row.thumbnail_path,
+    durationSeconds: row.duration_seconds,
+  };
+  if (!viewer) return story;
+  if (viewer === "editor") return { ...story, url: row.video_url };
+  story.watchStatus = watchStatusOf(row.position, viewer.lastWatched);
+  if (viewer.isAdmin || story.watchStatus !== "Locked") story.url = row.video_url;
+  return story;
+}
+
+async function viewerOf(deps: Deps, auth: AuthContext | null) {
+  return auth ? { lastWatched: await lastWatchedOrderOf(deps, auth.userId), isAdmin: auth.isAdmin } : null;
+}
+
+/**
+ * The story list is read on every home-screen visit and differs between people only by their furthest
+ * watched story. Each process keeps the rows and the serialized answer per (viewer kind, L), and reuses
+ * them only while the table's version (count, newest update, checked in the same query as L) is
+ * unchanged, so an edit from any replica shows at once.
+ */
+interface ListCache {
+  version: string;
+  rows: StoryRow[];
+  json: Map<string, Buffer>;
+}
+const listCaches = new WeakMap<object, ListCache>();
+
+export async function storyListJson(deps: Deps, auth: AuthContext | null): Promise<Buffer> {
+  const state = await findListState(deps.db, auth?.userId ?? null);
+  let cache = listCaches.get(deps.db);
+  if (!cache || cache.version !== state.version) {
+    cache = { version: state.version, rows: await listStories(deps.db), json: new Map() };
+    // Rows read after the version: if they changed in between, the next request sees a new version.
+    listCaches.set(deps.db, cache);
+  }
+  const viewer = auth ? { lastWatched: state.last, isAdmin: auth.isAdmin } : null;
+  const key = viewer ? `${viewer.isAdmin ? "admin" : "user"}:${viewer.lastWatched}` : "visitor";
+  let json = cache.json.get(key);
+  if (json === undefined) {
+    // Kept as UTF-8 bytes: encoding 7 KB of text on every answer costs more than computing it.
+    json = Buffer.from(JSON.stringify(cache.rows.map((row) => toStory(row, viewer))));
+    if (cache.json.size < 1000) cache.json.set(key, json);
+  }
+  return json;
+}
+
+export async function getStoryFor(deps: Deps, auth: AuthContext | null, id: string): Promise<Story> {
+  const [row, viewer] = await Promise.all([findStory(deps.db, id), viewerOf(deps, auth)]);
+  if (!row) throw notFound("Story not found");
+  const story = toStory(row, viewer);
+  if (story.watchStatus === "Locked" && !auth?.isAdmin) throw lockedError(row.position);
+  return story;
+}
+
+const lockedError = (order: number) =>
+  new AppError("story_locked", "This story is locked. Watch the stories before it first.", { order });
+
+/** The story a signed-in person asks questions or answers of; refused while it is locked for them. */
+async function unlockedStory(deps: Deps, auth: AuthContext, id: string): Promise<StoryRow> {
+  const row = await findStory(deps.db, id);
+  if (!row) throw notFound("Story not found");
+  if (!auth.isAdmin && watchStatusOf(row.position, await lastWatchedOrderOf(deps, auth.userId)) === "Locked") {
+    throw lockedError(row.position);
+  }
+  return row;
+}
+
+export async function questionsFor(deps: Deps, auth: AuthContext, storyId: string): Promise<QuestionItem[]> {
+  const story = await unlockedStory(deps, auth, storyId);
+  const rows = await listQuestions(deps.db, story.id);
+  return rows.map((q) => ({ _id: q.id, url: q.media_path, index: q.position }));
+}
+
+export async function answersFor(deps: Deps, auth: AuthContext, storyId: string): Promise<AnswerItem[]> {
+  const story = await unlockedStory(deps, auth, storyId);
+  const rows = await listAnswers(deps.db, story.id);
+  return rows.map((a) => ({
+    _id: a.id,
+    question: a.question_id,
+    questionIndex: a.question_position,
+    audio: a.audio_path,
+    character: {
+      _id: a.character_id,
+      nameOfFamilyMember: a.name_en,
+      nameOfFamilyMemberAr: a.name_ar,
+      thumbnail: a.thumbnail_path,
+    },
+  }));
+}
+
+export async function landingAnswers(deps: Deps): Promise<LandingAnswer[]> {
+  const rows = await listLandingAnswers(deps.db);
+  return rows.map((a) => ({
+    _id: a.id,
+    audio: a.audio_path,
+    nameOfFamilyMember: a.name_en,
+    nameOfFamilyMemberAr: a.name_ar,
+    thumbnail: a.thumbnail_path,
+  }));
+}
+
+// ─── Admin writes ───────────────────────────────────────────────────────────────────────────────────
+
+/** PostgreSQL's deadlock and serialization failures, SQLite's busy database: two order writes crossed. */
+const isLostRace = (error: unknown) => ["40P01", "40001", "SQLITE_BUSY"].includes((error as { code?: string })?.code ?? "");
+
+/** Order writes race only with other order writes; a lost race is a clean 409, never half an order. */
+async function orderTransaction<T>(deps: Deps, work: (trx: AppDeps["db"]) => Promise<T>): Promise<T> {
+  try {
+    return await deps.db.transaction().execute(work);
+  } catch (error) {
+    if (isUniqueViolation(error) || isLostRace(error))
+      throw conflict("The story order changed at the same time; please try again");
+    throw error;
+  }
+}
+
+/** Places `id` at `order` (clamped to 1…n) in `ids`. */
+function placeAt(ids: string[], id: string, order: number | undefined): string[] {
+  const rest = ids.filter((x) => x !== id);
+  const at = order === undefined ? rest.length : Math.min(Math.max(order, 1), rest.length + 1) - 1;
+  rest.splice(at, 0, id);
+  return rest;
+}
+
+/** A new story goes to `order` (the stories from there move down one) or last; orders stay 1…n. */
+export async function createStory(deps: Deps, body: CreateStoryBody): Promise<Story> {
+  const input = createStoryBodySchema.parse(body);
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await orderTransaction(deps, async (trx) => {
+    const current = await listStoryIdsInOrder(trx);
+    const ids = placeAt(
+      current.map((s) => s.id),
+      id,
+      input.order,
+    );
+    await insertStory(trx, {
+      id,
+      position: -(ids.indexOf(id) + 1),
+      title_en: input.title,
+      title_ar: input.titleB || input.title,
+      subtitle_en: input.subtitle,
+      subtitle_ar: input.subtitleB ?? input.subtitle,
+      video_url: input.url,
+      // Spec section 3: the thumbnail object is named by the story id.
+      thumbnail_path: input.thumbnailUrl ?? publicObjectPath("thumbnails", id),
+      duration_seconds: input.durationSeconds ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    await applyOrder(trx, [...current, { id, position: 0 }], ids);
+  });
+  return getStoryAsAdmin(deps, id);
+}
+
+export async function updateStory(deps: Deps, id: string, body: UpdateStoryBody): Promise<Story> {
+  if (body.id !== undefined && body.id !== id) throw badRequest("The id in the body does not match the query id");
+  await orderTransaction(deps, async (trx) => {
+    const row = await findStory(trx, id);
+    if (!row) throw notFound("Story not found");
+    const values = {
+      ...(body.title !== undefined ? { title_en: body.title } : {}),
+      ...(body.titleB !== undefined ? { title_ar: body.titleB } : {}),
+      ...(body.subtitle !== undefined ? { subtitle_en: body.subtitle } : {}),
+      ...(body.subtitleB !== undefined ? { subtitle_ar: body.subtitleB } : {}),
+      ...(body.url !== undefined ? { video_url: body.url } : {}),
+      ...(body.thumbnailUrl !== undefined ? { thumbnail_path: body.thumbnailUrl } : {}),
+      ...(body.durationSeconds !== undefined ? { duration_seconds: body.durationSeconds } : {}),
+    };
+    await updateStoryRow(trx, id, { ...values, updated_at: new Date().toISOString() });
+    if (body.order !== undefined && body.order !== row.position) {
+      const current = await listStoryIdsInOrder(trx);
+      await applyOrder(
+        trx,
+        current,
+        placeAt(
+          current.map((s) => s.id),
+          id,
+          body.order,
+        ),
+      );
+    }
+  });
+  return getStoryAsAdmin(deps, id);
+}
+
+/**
+ * Deletes a story (its questions and answers go with it) and closes the gap in the order. Its thumbnail,
+ * named by the story id, goes too; shared media (videos, audio) stay, as other rows may use them.
+ */
+export async function deleteStory(deps: Pick<AppDeps, "db" | "storage">, id: string): Promise<void> {
+  await orderTransaction(deps, async (trx) => {
+    if (!(await deleteStoryRow(trx, id))) throw notFound("Story not found");
+    const current = await listStoryIdsInOrder(trx);
+    await applyOrder(
+      trx,
+      current,
+      current.map((s) => s.id),
+    );
+  });
+  await deps.storage.delete("thumbnails", id).catch(() => undefined);
+}
+
+/** Sets the whole order at once: `ids` must name every story exactly once. */
+export async function reorderStories(deps: Deps, ids: string[]): Promise<Story[]> {
+  if (new Set(ids).size !== ids.length) throw badRequest("ids: a story is listed twice");
+  await orderTransaction(deps, async (trx) => {
+    const current = await listStoryIdsInOrder(trx);
+    const known = new Set(current.map((s) => s.id));
+    if (ids.length !== current.length || !ids.every((id) => known.has(id))) {
+      throw badRequest("ids: list every story exactly once", { expected: current.length, got: ids.length });
+    }
+    await applyOrder(trx, current, ids);
+  });
+  const rows = await listStories(deps.db);
+  return rows.map((row) => toStory(row, "editor"));
+}
+
+async function getStoryAsAdmin(deps: Deps, id: string): Promise<Story> {
+  const row = await findStory(deps.db, id);
+  if (!row) throw notFound("Story not found");
+  return toStory(row, "editor");
+}

@@ -1,0 +1,58 @@
+import type { WatchedStory, WatchStoryResult } from "@hikaya/contracts";
+import type { AppDeps } from "../../app.ts";
+import { AppError, forbidden, notFound } from "../../errors.ts";
+import type { AuthContext } from "../auth/guards.ts";
+import { findLastWatchedOrder, insertWatch, listWatched } from "./progress.repository.ts";
+import { watchStatusOf } from "./watch-status.ts";
+
+export async function watchedStoriesOf(deps: Pick<AppDeps, "db">, userId: string): Promise<WatchedStory[]> {
+  const rows = await listWatched(deps.db, userId);
+  return rows.map((r) => ({
+    _id: r.id,
+    storyId: r.id,
+    order: r.position,
+    title: r.title_en,
+    titleB: r.title_ar,
+    watchedAt: r.watched_at,
+  }));
+}
+
+export const lastWatchedOrderOf = (deps: Pick<AppDeps, "db">, userId: string) => findLastWatchedOrder(deps.db, userId);
+
+/**
+ * POST /users/{id}/watchStory/{storyId}: only the person themself records their watching. Watching an
+ * already watched story changes nothing; watching past the next unlocked one is refused.
+ */
+export async function watchStory(
+  deps: Pick<AppDeps, "db">,
+  auth: AuthContext,
+  userId: string,
+  storyId: string,
+): Promise<WatchStoryResult> {
+  if (auth.userId !== userId) throw forbidden("You can only record your own progress");
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const story = await trx.selectFrom("stories").select(["id", "position"]).where("id", "=", storyId).executeTakeFirst();
+    if (!story) throw notFound("Story not found");
+    const last = await findLastWatchedOrder(trx, userId);
+    if (watchStatusOf(story.position, last) === "Locked") {
+      throw new AppError("story_out_of_order", `Watch story ${last + 1} first`, {
+        lastWatchedStoryId: last,
+        order: story.position,
+      });
+    }
+    const inserted = await insertWatch(trx, {
+      user_id: userId,
+      story_id: story.id,
+      story_position: story.position,
+      watched_at: new Date().toISOString(),
+    });
+    return { story, inserted, last: Math.max(last, story.position) };
+  });
+  return {
+    storyId: outcome.story.id,
+    order: outcome.story.position,
+    newlyWatched: outcome.inserted,
+    lastWatchedStoryId: outcome.last,
+    watchedStories: await watchedStoriesOf(deps, userId),
+  };
+}

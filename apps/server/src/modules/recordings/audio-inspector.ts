@@ -1,0 +1,143 @@
+import { Transform, type TransformCallback } from "node:stream";
+import { MAX_RECORDING_BYTES, MAX_RECORDING_SECONDS } from "@hikaya/contracts";
+import { AppError } from "../../errors.ts";
+
+export type AudioType = "audio/wav" | "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg" | "audio/aac";
+
+export interface WavFormat {
+  byteRate: number;
+  dataOffset: number;
+  /** From the header; null when the recorder wrote a placeholder (streamed WAV). */
+  dataSize: number | null;
+}
+
+export interface Sniffed {
+  contentType: AudioType;
+  wav?: WavFormat;
+}
+
+/** Bytes looked at before deciding the type: enough for a WAV header with a LIST chunk before `data`. */
+export const HEAD_BYTES = 4096;
+
+function parseWav(head: Buffer): WavFormat | undefined {
+  let byteRate = 0;
+  let offset = 12;
+  while (offset + 8 <= head.length) {
+    const id = head.toString("latin1", offset, offset + 4);
+    const size = head.readUInt32LE(offset + 4);
+    if (id === "fmt " && offset + 20 <= head.length) byteRate = head.readUInt32LE(offset + 16);
+    if (id === "data") {
+      const unknown = size === 0 || size === 0xffffffff;
+      return byteRate > 0 ? { byteRate, dataOffset: offset + 8, dataSize: unknown ? null : size } : undefined;
+    }
+    offset += 8 + size + (size % 2);
+  }
+  return undefined;
+}
+
+/**
+ * The real type of an audio file from its first bytes; the name and the client's type are not trusted
+ * (the spec's client names WAV data `.mp3`). Null for anything that is not WAV, WebM/Matroska, Ogg,
+ * MP4/M4A, ADTS AAC or MP3.
+ */
+export function sniffAudio(head: Buffer): Sniffed | null {
+  const ascii = (from: number, to: number) => head.toString("latin1", from, to);
+  if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WAVE") {
+    const wav = parseWav(head);
+    return wav ? { contentType: "audio/wav", wav } : null;
+  }
+  if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return { contentType: "audio/webm" };
+  if (head.length >= 4 && ascii(0, 4) === "OggS") return { contentType: "audio/ogg" };
+  if (head.length >= 12 && ascii(4, 8) === "ftyp") return { contentType: "audio/mp4" };
+  if (head.length >= 3 && ascii(0, 3) === "ID3") return { contentType: "audio/mpeg" };
+  if (head.length >= 2 && head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0) {
+    const b1 = head[1] ?? 0;
+    const layer = (b1 >> 1) & 0x3;
+    // ADTS (AAC) frames carry layer 00; MPEG audio layer III is 01 (MP3), layers I/II are accepted as MPEG too.
+    if ((b1 & 0xf6) === 0xf0) return { contentType: "audio/aac" };
+    if (layer !== 0) return { contentType: "audio/mpeg" };
+  }
+  return null;
+}
+
+/**
+ * Passes an upload through while deciding its type from the first bytes, counting its size and, for
+ * WAV, refusing it as soon as it runs past the duration limit. `detected` settles once the type is known.
+ */
+export class AudioInspector extends Transform {
+  readonly detected: Promise<Sniffed>;
+  bytes = 0;
+  #head: Buffer[] = [];
+  #headLength = 0;
+  #sniffed: Sniffed | undefined;
+  #resolve!: (s: Sniffed) => void;
+  #reject!: (e: unknown) => void;
+
+  constructor() {
+    super();
+    this.detected = new Promise<Sniffed>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    // A consumer that awaits `detected` later must not see an unhandled rejection meanwhile.
+    this.detected.catch(() => undefined);
+    this.on("error", (e) => this.#reject(e));
+    this.on("close", () => this.#reject(new AppError("bad_request", "The upload ended early")));
+  }
+
+  /** Seconds of audio, known for WAV from its byte rate; null for other containers. */
+  get durationSeconds(): number | null {
+    const wav = this.#sniffed?.wav;
+    if (!wav) return null;
+    const data = Math.max(0, this.bytes - wav.dataOffset);
+    return Math.round((Math.min(data, wav.dataSize ?? data) / wav.byteRate) * 1000) / 1000;
+  }
+
+  #tooLong(): AppError | undefined {
+    const seconds = this.durationSeconds;
+    if (seconds !== null && seconds > MAX_RECORDING_SECONDS) {
+      return new AppError("payload_too_large", `A recording may be at most ${MAX_RECORDING_SECONDS / 60} minutes long`);
+    }
+    return undefined;
+  }
+
+  #decide(): AppError | undefined {
+    const head = Buffer.concat(this.#head);
+    this.#head = [];
+    if (head.length === 0) return new AppError("bad_request", "No recording found");
+    const sniffed = sniffAudio(head);
+    if (!sniffed) return new AppError("unsupported_media_type", "The recording must be WAV, WebM, Ogg, MP4/AAC or MP3 audio");
+    const claimed = sniffed.wav?.dataSize;
+    if (sniffed.wav && claimed && claimed / sniffed.wav.byteRate > MAX_RECORDING_SECONDS) {
+      return new AppError("payload_too_large", `A recording may be at most ${MAX_RECORDING_SECONDS / 60} minutes long`);
+    }
+    this.#sniffed = sniffed;
+    this.#resolve(sniffed);
+    this.push(head);
+    return undefined;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.bytes += chunk.length;
+    if (this.bytes > MAX_RECORDING_BYTES) {
+      callback(new AppError("payload_too_large", `A recording may be at most ${MAX_RECORDING_BYTES / 1024 / 1024} MB`));
+      return;
+    }
+    if (this.#sniffed) {
+      callback(this.#tooLong(), chunk);
+      return;
+    }
+    this.#head.push(chunk);
+    this.#headLength += chunk.length;
+    if (this.#headLength < HEAD_BYTES) return callback();
+    callback(this.#decide() ?? this.#tooLong());
+  }
+
+  override _flush(callback: TransformCallback) {
+    if (!this.#sniffed) {
+      const error = this.#decide();
+      if (error) return callback(error);
+    }
+    callback(this.#tooLong());
+  }
+}

@@ -1,0 +1,153 @@
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream";
+import { RECORDING_LINK_TTL_SECONDS, RECORDING_TYPES, type Recording, recordIdSchema } from "@hikaya/contracts";
+import type { AppDeps } from "../../app.ts";
+import type { RecordingsTable } from "../../db/schema.ts";
+import { AppError, badRequest, notFound } from "../../errors.ts";
+import type { AuthContext } from "../auth/guards.ts";
+import { findStory } from "../program/program.repository.ts";
+import { lastWatchedOrderOf } from "../progress/progress.service.ts";
+import { watchStatusOf } from "../progress/watch-status.ts";
+import { AudioInspector } from "./audio-inspector.ts";
+import { findRecording, insertRecording, listRecordingsOf } from "./recordings.repository.ts";
+
+type Deps = Pick<AppDeps, "db" | "storage" | "auth">;
+type LinkDeps = Pick<AppDeps, "auth">;
+
+/** Signed playback links: an HMAC (keyed from the server's secret, separate purpose) over id and expiry. */
+function linkSignature(deps: LinkDeps, id: string, expires: number): string {
+  const key = createHmac("sha256", deps.auth.keys.hmacSecret).update("recording-links").digest();
+  return createHmac("sha256", key).update(`${id}.${expires}`).digest("base64url");
+}
+
+export function signedAudioUrl(deps: LinkDeps, id: string, now = Date.now()): string {
+  const expires = Math.floor(now / 1000) + RECORDING_LINK_TTL_SECONDS;
+  return `/api/recordings/${id}/audio?expires=${expires}&signature=${linkSignature(deps, id, expires)}`;
+}
+
+export function isValidLink(deps: LinkDeps, id: string, expires: number | undefined, signature: string | undefined): boolean {
+  if (!expires || !signature || expires < Date.now() / 1000) return false;
+  const expected = Buffer.from(linkSignature(deps, id, expires));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export const RECORDINGS_BUCKET = "recordings" as const;
+
+function toRecording(deps: LinkDeps, row: RecordingsTable): Recording {
+  const contentType = (RECORDING_TYPES as readonly string[]).includes(row.content_type)
+    ? (row.content_type as Recording["contentType"])
+    : "audio/wav";
+  return {
+    id: row.id,
+    userId: row.user_id,
+    storyId: row.story_id,
+    questionIndex: row.question_index,
+    contentType,
+    size: row.size,
+    durationSeconds: row.duration_seconds,
+    createdAt: row.created_at,
+    audioUrl: `/api/recordings/${row.id}/audio`,
+    signedUrl: signedAudioUrl(deps, row.id),
+  };
+}
+
+/** The story a recording is for: it must exist and be open to the person (not Locked). */
+export async function checkRecordableStory(deps: Pick<AppDeps, "db">, auth: AuthContext, storyId: string) {
+  if (!recordIdSchema.safeParse(storyId).success) throw new AppError("validation_failed", "story: is not a valid id");
+  const story = await findStory(deps.db, storyId);
+  if (!story) throw notFound("Story not found");
+  if (!auth.isAdmin && watchStatusOf(story.position, await lastWatchedOrderOf(deps, auth.userId)) === "Locked") {
+    throw new AppError("story_locked", "This story is locked. Watch the stories before it first.", { order: story.position });
+  }
+  return story;
+}
+
+export function parseQuestionIndex(raw: string | undefined): number | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  if (!/^\d{1,4}$/.test(raw.trim())) throw new AppError("validation_failed", "index: must be a whole number from 0 to 9999");
+  return Number(raw.trim());
+}
+
+export interface StoredAudio {
+  id: string;
+  key: string;
+  contentType: string;
+  size: number;
+  durationSeconds: number | null;
+}
+
+/**
+ * Streams one uploaded file into the private bucket: its type is decided from its first bytes before
+ * anything is stored, its size and (WAV) duration are checked while it flows, and storage writes it
+ * whole or not at all. Never holds more than the first few KB in memory.
+ */
+export async function storeAudio(deps: Deps, userId: string, file: Readable): Promise<StoredAudio> {
+  const id = randomUUID();
+  const key = `${userId}/${id}`;
+  const inspector = new AudioInspector();
+  // Busboy only truncates a file at its limit; stop at once instead, so the rest is never read.
+  file.once("limit", () => file.destroy(new AppError("payload_too_large", "A recording may be at most 25 MB")));
+  pipeline(file, inspector, () => undefined);
+  let size: number;
+  let sniffed: Awaited<typeof inspector.detected>;
+  try {
+    sniffed = await inspector.detected;
+    ({ size } = await deps.storage.put(RECORDINGS_BUCKET, key, inspector, sniffed.contentType));
+  } catch (error) {
+    // The inspector's own error (too large, too long) says more than the storage's "premature close";
+    // a file part the client cut short is its mistake, not ours.
+    const cause = inspector.errored ?? error;
+    if (cause instanceof AppError) throw cause;
+    if (file.errored || (cause as { statusCode?: number }).statusCode === 400) {
+      throw new AppError("bad_request", "The upload is incomplete or malformed");
+    }
+    throw cause;
+  }
+  return { id, key, contentType: sniffed.contentType, size, durationSeconds: inspector.durationSeconds };
+}
+
+/** Writes the row for a stored file; if that fails the file goes too, so nothing is left half-written. */
+export async function saveRecording(
+  deps: Deps,
+  auth: AuthContext,
+  stored: StoredAudio,
+  storyId: string,
+  questionIndex: number | null,
+): Promise<Recording> {
+  const row: RecordingsTable = {
+    id: stored.id,
+    user_id: auth.userId,
+    story_id: storyId,
+    question_index: questionIndex,
+    object_key: stored.key,
+    content_type: stored.contentType,
+    size: stored.size,
+    duration_seconds: stored.durationSeconds,
+    created_at: new Date().toISOString(),
+  };
+  await insertRecording(deps.db, row);
+  return toRecording(deps, row);
+}
+
+export async function discardAudio(deps: Deps, stored: StoredAudio | null) {
+  if (stored) await deps.storage.delete(RECORDINGS_BUCKET, stored.key).catch(() => undefined);
+}
+
+export async function recordingsOf(deps: Pick<AppDeps, "db" | "auth">, userId: string): Promise<Recording[]> {
+  return (await listRecordingsOf(deps.db, userId)).map((row) => toRecording(deps, row));
+}
+
+/**
+ * A recording its owner or an admin may play, or anyone holding a valid signed link to it; everyone
+ * else is told it does not exist.
+ */
+export async function playableRecording(deps: Pick<AppDeps, "db">, who: AuthContext | "signed-link", id: string) {
+  const row = await findRecording(deps.db, id);
+  if (!row) throw notFound("Recording not found");
+  if (who !== "signed-link" && row.user_id !== who.userId && !who.isAdmin) throw notFound("Recording not found");
+  return row;
+}
+
+export const missingAudio = () => badRequest("No recording found");

@@ -1,0 +1,69 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.ts";
+
+type Db = Kysely<Database>;
+
+function baseQuery(db: Db, q: string | undefined) {
+  let query = db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id").where("users.deleted_at", "is", null);
+  if (q) {
+    const like = `%${q.toLowerCase().replace(/[%_\\]/g, "")}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(eb.fn("lower", ["users.email"]), "like", like),
+        eb(eb.fn("lower", ["profiles.name"]), "like", like),
+        eb("users.phone", "like", like),
+        eb("profiles.phone_number", "like", like),
+      ]),
+    );
+  }
+  return query;
+}
+
+// The scalar subqueries correlate with the outer `users` row.
+const columns = (db: Db) =>
+  [
+    "users.id",
+    "users.email",
+    "users.phone",
+    "users.app_metadata",
+    "users.created_at",
+    "users.last_sign_in_at",
+    "profiles.name",
+    "profiles.phone_number",
+    "profiles.country_code",
+    "profiles.from_landing_page",
+    db
+      .selectFrom("progress")
+      .innerJoin("stories", "stories.id", "progress.story_id")
+      .select((eb) => eb.fn.max("stories.position").as("m"))
+      .where((eb) => eb("progress.user_id", "=", eb.ref("users.id" as "progress.user_id")))
+      .as("last_watched"),
+    db
+      .selectFrom("progress")
+      .innerJoin("stories", "stories.id", "progress.story_id")
+      .select((eb) => eb.fn.countAll().as("c"))
+      .where((eb) => eb("progress.user_id", "=", eb.ref("users.id" as "progress.user_id")))
+      .as("watched_count"),
+  ] as const;
+
+export async function listUsers(db: Db, options: { limit: number; offset: number; q?: string }) {
+  const [rows, total] = await Promise.all([
+    baseQuery(db, options.q)
+      .select(columns(db))
+      .orderBy("users.created_at", "desc")
+      .orderBy("users.id")
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute(),
+    baseQuery(db, options.q)
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+export async function findUser(db: Db, id: string) {
+  return baseQuery(db, undefined).select(columns(db)).where("users.id", "=", id).executeTakeFirst();
+}
+
+export type UserRow = NonNullable<Awaited<ReturnType<typeof findUser>>>;

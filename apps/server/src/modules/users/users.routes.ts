@@ -1,0 +1,45 @@
+import { userIdParamsSchema, userListQuerySchema, userListSchema, userSummarySchema } from "@hikaya/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { requireAdmin, requireSelfOrAdmin } from "../auth/guards.ts";
+import { errorResponses } from "../program/http-schemas.ts";
+import { getUserSummary, listUserSummaries } from "./users.service.ts";
+
+/** Reading people (spec section 7: GET /users, GET /users/{id}). Creating them is the auth module's. */
+export async function usersRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    "/users",
+    {
+      schema: {
+        tags: ["users"],
+        summary: "List users, newest first (admins)",
+        querystring: userListQuerySchema,
+        response: { 200: userListSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      reply.header("cache-control", "private, no-store");
+      return listUserSummaries(app.deps, request.query);
+    },
+  );
+
+  app.get(
+    "/users/:id",
+    {
+      schema: {
+        tags: ["users"],
+        summary: "One user (themself or an admin)",
+        params: userIdParamsSchema,
+        response: { 200: userSummarySchema, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await requireSelfOrAdmin(request, request.params.id);
+      reply.header("cache-control", "private, no-store");
+      return getUserSummary(app.deps, request.params.id);
+    },
+  );
+}

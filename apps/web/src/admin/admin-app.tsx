@@ -1,0 +1,97 @@
+/**
+ * The operator console: loaded lazily under /admin/* so the user app's bundle never carries it.
+ * Its own routes live here (descendant routes of /admin/*); the facilitator inbox, when the Message
+ * Center's console part exists in ./inbox/, is picked up by name and put in the same frame.
+ */
+import { type ComponentType, lazy, Suspense } from "react";
+import { Navigate, type RouteObject, useRoutes } from "react-router";
+import { PageSpinner } from "../components/spinner.tsx";
+import { useTranslation } from "../lib/i18n.ts";
+import { AdminGuard } from "./admin-guard.tsx";
+import { AdminLayout, type NavItem } from "./admin-layout.tsx";
+import { PageHeader } from "./components/page.tsx";
+import { AnalyticsPage } from "./pages/analytics-page.tsx";
+import { AuditPage } from "./pages/audit-page.tsx";
+import { CharactersPage } from "./pages/characters-page.tsx";
+import { ContactPage } from "./pages/contact-page.tsx";
+import { AdminLoginPage } from "./pages/login-page.tsx";
+import { MediaPage } from "./pages/media-page.tsx";
+import { OutboxPage } from "./pages/outbox-page.tsx";
+import { SettingsPage } from "./pages/settings-page.tsx";
+import { StoriesPage } from "./pages/stories-page.tsx";
+import { StoryEditorPage } from "./pages/story-editor-page.tsx";
+import { UserDetailPage } from "./pages/user-detail-page.tsx";
+import { UsersPage } from "./pages/users-page.tsx";
+import "./admin.css";
+
+// Present only once the message-center engineer's inbox exists; an empty match otherwise.
+type InboxModule = { inboxRoutes?: RouteObject[]; inboxNav?: { to: string; labelKey?: string } };
+const inboxModules = import.meta.glob<InboxModule>("./inbox/inbox-routes.tsx", { eager: true });
+const inboxModule: InboxModule = Object.values(inboxModules)[0] ?? {};
+
+/**
+ * Descendant routes are relative to /admin, and only data routers understand `lazy`: an absolute
+ * /admin/… path is made relative and a `lazy` route becomes a React.lazy element.
+ */
+function mountable(routes: RouteObject[]): RouteObject[] {
+  return routes.map((r) => {
+    const path = r.path?.replace(/^\/admin\/?/, "");
+    if (typeof r.lazy !== "function" || r.element || r.Component) return { ...r, path } as RouteObject;
+    const load = r.lazy as () => Promise<{ Component?: ComponentType | null; element?: unknown }>;
+    const Lazy = lazy(async () => {
+      const loaded = await load();
+      return { default: (loaded.Component ?? (() => null)) as ComponentType };
+    });
+    return {
+      path,
+      element: (
+        <Suspense fallback={<PageSpinner />}>
+          <Lazy />
+        </Suspense>
+      ),
+    } as RouteObject;
+  });
+}
+
+const inboxRoutes = mountable(inboxModule.inboxRoutes ?? []);
+
+function AdminNotFound() {
+  const { t } = useTranslation("admin");
+  return <PageHeader title={t("notFound")} />;
+}
+
+export function AdminApp() {
+  const { t } = useTranslation("admin");
+  const firstInboxPath = inboxRoutes.find((r) => r.path)?.path;
+  const inboxTo =
+    inboxModule.inboxNav?.to ?? (firstInboxPath ? `/admin/${firstInboxPath.replace(/\/?\*$/, "").replace(/\/:.*$/, "")}` : null);
+  const extraNav: NavItem[] = inboxTo ? [{ to: inboxTo, label: t("nav.inbox") }] : [];
+  return useRoutes([
+    { path: "login", element: <AdminLoginPage /> },
+    {
+      element: (
+        <AdminGuard>
+          <AdminLayout extraNav={extraNav} />
+        </AdminGuard>
+      ),
+      children: [
+        { index: true, element: <Navigate to="/admin/stories" replace /> },
+        { path: "stories", element: <StoriesPage /> },
+        { path: "stories/:id", element: <StoryEditorPage /> },
+        { path: "characters", element: <CharactersPage /> },
+        { path: "media", element: <MediaPage /> },
+        { path: "settings", element: <SettingsPage /> },
+        { path: "users", element: <UsersPage /> },
+        { path: "users/:id", element: <UserDetailPage /> },
+        { path: "contact", element: <ContactPage /> },
+        { path: "outbox", element: <OutboxPage /> },
+        { path: "analytics", element: <AnalyticsPage /> },
+        { path: "audit", element: <AuditPage /> },
+        ...inboxRoutes,
+        { path: "*", element: <AdminNotFound /> },
+      ],
+    },
+  ]);
+}
+
+export default AdminApp;

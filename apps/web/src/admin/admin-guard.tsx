@@ -1,0 +1,44 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { LanguageSwitch } from "../components/language-switch.tsx";
+import { useTranslation } from "../lib/i18n.ts";
+import { adminSession } from "./admin-session.ts";
+
+/** Shows the console only to a stored admin token; anyone else gets a clear page with a way to sign in. */
+export function AdminGuard({ children }: { children: ReactNode }) {
+  const session = adminSession();
+  if (session.status === "admin") return <>{children}</>;
+  return <NotAllowed reason={session.status} />;
+}
+
+export function NotAllowed({ reason }: { reason: "none" | "expired" | "not_admin" }) {
+  const { t } = useTranslation("admin");
+  const title =
+    reason === "not_admin"
+      ? t("guard.notAllowedTitle")
+      : reason === "expired"
+        ? t("guard.expiredTitle")
+        : t("guard.signedOutTitle");
+  const body =
+    reason === "not_admin" ? t("guard.notAllowedBody") : reason === "expired" ? t("guard.expiredBody") : t("guard.signedOutBody");
+  return (
+    <main className="admin-center">
+      <div className="admin-card admin-card--narrow" role="alert">
+        <div className="admin-center__top">
+          <span className="admin-badge admin-badge--danger">{reason === "not_admin" ? "403" : "401"}</span>
+          <LanguageSwitch />
+        </div>
+        <h1>{title}</h1>
+        <p>{body}</p>
+        <div className="admin-actions">
+          <Link className="admin-button admin-button--primary" to="/admin/login">
+            {t("guard.toAdminLogin")}
+          </Link>
+          <Link className="admin-button" to="/login">
+            {t("guard.toLogin")}
+          </Link>
+        </div>
+      </div>
+    </main>
+  );
+}

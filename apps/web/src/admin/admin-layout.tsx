@@ -1,0 +1,111 @@
+import { useState } from "react";
+import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { LanguageSwitch } from "../components/language-switch.tsx";
+import { useTranslation } from "../lib/i18n.ts";
+import { clearStoredSession } from "../lib/session.ts";
+import { adminSession } from "./admin-session.ts";
+
+export interface NavItem {
+  to: string;
+  label: string;
+}
+
+/**
+ * The console's frame: a side navigation on a laptop, a top bar with a drawer on a phone. Logical CSS
+ * only, so Arabic mirrors it.
+ */
+export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
+  const { t } = useTranslation("admin");
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const session = adminSession();
+
+  // A tapped link closes the drawer.
+  const [shownPath, setShownPath] = useState(location.pathname);
+  if (shownPath !== location.pathname) {
+    setShownPath(location.pathname);
+    setOpen(false);
+  }
+
+  const items: NavItem[] = [
+    { to: "/admin/stories", label: t("nav.stories") },
+    { to: "/admin/characters", label: t("nav.characters") },
+    { to: "/admin/media", label: t("nav.media") },
+    { to: "/admin/settings", label: t("nav.settings") },
+    ...extraNav,
+    { to: "/admin/users", label: t("nav.users") },
+    { to: "/admin/contact", label: t("nav.contact") },
+    { to: "/admin/outbox", label: t("nav.outbox") },
+    { to: "/admin/analytics", label: t("nav.analytics") },
+    { to: "/admin/audit", label: t("nav.audit") },
+  ];
+
+  function signOut() {
+    clearStoredSession();
+    navigate("/admin/login");
+  }
+
+  return (
+    <div className="admin" data-nav-open={open}>
+      <header className="admin-topbar">
+        <button
+          type="button"
+          className="admin-icon-button"
+          aria-expanded={open}
+          aria-controls="admin-nav"
+          aria-label={open ? t("nav.closeMenu") : t("nav.openMenu")}
+          onClick={() => setOpen((v) => !v)}
+        >
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path
+              d={open ? "M6 6l12 12M18 6L6 18" : "M4 7h16M4 12h16M4 17h16"}
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            />
+          </svg>
+        </button>
+        <span className="admin-topbar__title">{t("title")}</span>
+        <LanguageSwitch />
+      </header>
+      <nav id="admin-nav" className="admin-nav" aria-label={t("nav.label")}>
+        <div className="admin-nav__brand">
+          <span className="admin-nav__logo" aria-hidden="true">
+            ح
+          </span>
+          <span>{t("title")}</span>
+        </div>
+        <ul>
+          {items.map((item) => (
+            <li key={item.to}>
+              <NavLink to={item.to} className={({ isActive }) => `admin-nav__link${isActive ? " is-active" : ""}`}>
+                {item.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <div className="admin-nav__footer">
+          {session.status === "admin" && session.email && (
+            <span className="admin-nav__who">
+              {t("nav.signedInAs")} <bdi className="ltr">{session.email}</bdi>
+            </span>
+          )}
+          <div className="admin-nav__row">
+            <LanguageSwitch className="admin-nav__lang" />
+            <Link to="/" className="admin-link" target="_blank" rel="noreferrer">
+              {t("nav.openApp")}
+            </Link>
+          </div>
+          <button type="button" className="admin-button admin-button--block" onClick={signOut}>
+            {t("nav.signOut")}
+          </button>
+        </div>
+      </nav>
+      {open && <button type="button" className="admin-scrim" aria-label={t("nav.closeMenu")} onClick={() => setOpen(false)} />}
+      <main className="admin-main" id="admin-main">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

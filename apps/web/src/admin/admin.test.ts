@@ -1,0 +1,64 @@
+import type { AdminAnalytics } from "@hikaya/contracts";
+import { describe, expect, it } from "vitest";
+import { adminSession, decodeJwtPayload } from "./admin-session.ts";
+import { analyticsCsv, move, summarize } from "./logic.ts";
+
+const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+const jwt = (payload: unknown) => `${b64url({ alg: "ES256" })}.${b64url(payload)}.signature`;
+const NOW = Date.parse("2026-01-01T00:00:00Z");
+
+describe("admin session", () => {
+  it("lets in an unexpired token whose app_metadata.role is admin", () => {
+    const token = jwt({ sub: "u1", email: "ops@hikaya.test", exp: NOW / 1000 + 60, app_metadata: { role: "admin" } });
+    expect(adminSession(token, NOW)).toMatchObject({ status: "admin", userId: "u1", email: "ops@hikaya.test" });
+  });
+
+  it("tells apart no token, a person who is not an admin, and an expired admin", () => {
+    expect(adminSession(null, NOW).status).toBe("none");
+    expect(adminSession("garbage", NOW).status).toBe("none");
+    expect(adminSession(jwt({ sub: "u2", exp: NOW / 1000 + 60, app_metadata: {} }), NOW).status).toBe("not_admin");
+    // user_metadata is editable by its owner, so it never grants the role.
+    expect(adminSession(jwt({ sub: "u2", exp: NOW / 1000 + 60, user_metadata: { role: "admin" } }), NOW).status).toBe(
+      "not_admin",
+    );
+    expect(adminSession(jwt({ sub: "u3", exp: NOW / 1000 - 1, app_metadata: { role: "admin" } }), NOW).status).toBe("expired");
+  });
+
+  it("decodes UTF-8 payloads", () => {
+    expect(decodeJwtPayload(jwt({ sub: "x", name: "هدى" }))).toMatchObject({ name: "هدى" });
+  });
+});
+
+describe("console logic", () => {
+  it("moves an item without losing or duplicating any", () => {
+    expect(move(["a", "b", "c", "d"], 3, 0)).toEqual(["d", "a", "b", "c"]);
+    expect(move(["a", "b", "c", "d"], 0, 2)).toEqual(["b", "c", "a", "d"]);
+  });
+
+  it("writes analytics as CSV, quoting commas and neutralising formulas", () => {
+    const data: AdminAnalytics = {
+      from: "2026-01-01",
+      to: "2026-01-02",
+      funnel: [
+        { step: "signup", storyOrder: null, count: 3 },
+        { step: "story_watched", storyOrder: 1, count: 2 },
+      ],
+      signupsPerDay: [{ day: "2026-01-01", count: 3 }],
+      recordingsPerStory: [{ storyId: "s", order: 1, titleEn: "=HYPERLINK(1), bread", titleAr: "خبز", count: 4 }],
+      messagesPerDay: [],
+      messagesAvailable: true,
+      recordingsAvailable: true,
+    };
+    const csv = analyticsCsv(data).trim().split("\n");
+    expect(csv[0]).toBe("section,key,label,count");
+    expect(csv).toContain("funnel,signup,signup,3");
+    expect(csv).toContain("funnel,1,story_watched,2");
+    expect(csv).toContain(`recordings_per_story,1,"'=HYPERLINK(1), bread",4`);
+  });
+
+  it("summarises audit details for people", () => {
+    expect(summarize({ siteUnderMaintenance: { from: false, to: true } })).toBe("siteUnderMaintenance: false → true");
+    expect(summarize({ moved: [{ titleEn: "Kitchen", from: 19, to: 1 }] })).toBe("Kitchen: 19 → 1");
+    expect(summarize({})).toBe("");
+  });
+});

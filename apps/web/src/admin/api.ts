@@ -1,0 +1,281 @@
+/**
+ * The console's calls to /api/admin/* (and the few public ones it reads), one query or mutation each.
+ * Uploads go through XMLHttpRequest, the only browser API that reports upload progress.
+ */
+import type {
+  AdminAnalytics,
+  AdminCharacter,
+  AdminContact,
+  AdminLandingAnswer,
+  AdminMedia,
+  AdminQuestion,
+  AdminSettings,
+  AdminStory,
+  AdminUserDetail,
+  AuditEntry,
+  CharacterInput,
+  DocumentKey,
+  ErrorCode,
+  InstructionLocation,
+  OutboxMessage,
+  ReorderInput,
+  SettingsInput,
+  StoryInput,
+  UploadPurpose,
+  UploadResult,
+  UserList,
+  UserSummary,
+} from "@hikaya/contracts";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { ApiError, api } from "../lib/api-client.ts";
+import { getAccessToken } from "../lib/session.ts";
+
+export const adminQueries = {
+  stories: () => queryOptions({ queryKey: ["admin", "stories"], queryFn: () => api<AdminStory[]>("/admin/stories") }),
+  story: (id: string) =>
+    queryOptions({ queryKey: ["admin", "stories", id], queryFn: () => api<AdminStory>(`/admin/stories/${id}`) }),
+  questions: (storyId: string) =>
+    queryOptions({
+      queryKey: ["admin", "questions", storyId],
+      queryFn: () => api<AdminQuestion[]>(`/admin/stories/${storyId}/questions`),
+    }),
+  characters: () =>
+    queryOptions({ queryKey: ["admin", "characters"], queryFn: () => api<AdminCharacter[]>("/admin/characters") }),
+  landingAnswers: () =>
+    queryOptions({ queryKey: ["admin", "landing"], queryFn: () => api<AdminLandingAnswer[]>("/admin/landing-answers") }),
+  media: () => queryOptions({ queryKey: ["admin", "media"], queryFn: () => api<AdminMedia>("/admin/media") }),
+  settings: () => queryOptions({ queryKey: ["admin", "settings"], queryFn: () => api<AdminSettings>("/admin/settings") }),
+  users: (q: string, offset: number) =>
+    queryOptions({
+      queryKey: ["admin", "users", q, offset],
+      queryFn: () => api<UserList>(`/users?limit=50&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ""}`),
+      placeholderData: (previous) => previous,
+    }),
+  user: (id: string) => queryOptions({ queryKey: ["admin", "user", id], queryFn: () => api<UserSummary>(`/users/${id}`) }),
+  userDetail: (id: string) =>
+    queryOptions({ queryKey: ["admin", "user-detail", id], queryFn: () => api<AdminUserDetail>(`/admin/users/${id}/detail`) }),
+  contacts: (status: "open" | "handled" | "all") =>
+    queryOptions({
+      queryKey: ["admin", "contacts", status],
+      queryFn: () => api<AdminContact[]>(`/admin/contact-submissions?status=${status}`),
+    }),
+  outbox: (recipient: string) =>
+    queryOptions({
+      queryKey: ["admin", "outbox", recipient],
+      queryFn: () =>
+        api<{ messages: OutboxMessage[] }>(
+          `/admin/sms-outbox?limit=200${recipient ? `&recipient=${encodeURIComponent(recipient)}` : ""}`,
+        ),
+    }),
+  analytics: (from: string, to: string) =>
+    queryOptions({
+      queryKey: ["admin", "analytics", from, to],
+      queryFn: () => api<AdminAnalytics>(`/admin/analytics?from=${from}&to=${to}`),
+    }),
+  audit: (action: string) =>
+    queryOptions({
+      queryKey: ["admin", "audit", action],
+      queryFn: () => api<AuditEntry[]>(`/admin/audit?limit=200${action ? `&action=${encodeURIComponent(action)}` : ""}`),
+    }),
+};
+
+/** A mutation that refreshes the given query keys (and the audit log) once it succeeds. */
+function useAdminMutation<TInput, TResult>(fn: (input: TInput) => Promise<TResult>, invalidate: string[][]) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: async () => {
+      await Promise.all([...invalidate, ["admin", "audit"]].map((queryKey) => client.invalidateQueries({ queryKey })));
+    },
+  });
+}
+
+export const useCreateStory = () =>
+  useAdminMutation(
+    (input: StoryInput) => api<AdminStory>("/admin/stories", { method: "POST", body: input }),
+    [["admin", "stories"]],
+  );
+export const useUpdateStory = () =>
+  useAdminMutation(
+    ({ id, input }: { id: string; input: StoryInput }) => api<AdminStory>(`/admin/stories/${id}`, { method: "PUT", body: input }),
+    [["admin", "stories"]],
+  );
+export const useDeleteStory = () =>
+  useAdminMutation(
+    (id: string) => api<{ watchedBy: number; recordingsKept: number }>(`/admin/stories/${id}`, { method: "DELETE" }),
+    [["admin", "stories"]],
+  );
+export const useReorderStories = () =>
+  useAdminMutation(
+    (input: ReorderInput) => api<AdminStory[]>("/admin/stories/reorder", { method: "POST", body: input }),
+    [["admin", "stories"]],
+  );
+
+export const useAddQuestion = (storyId: string) =>
+  useAdminMutation(
+    (media: string) => api<AdminQuestion[]>(`/admin/stories/${storyId}/questions`, { method: "POST", body: { media } }),
+    [
+      ["admin", "questions", storyId],
+      ["admin", "stories"],
+    ],
+  );
+export const useUpdateQuestion = (storyId: string) =>
+  useAdminMutation(
+    ({ id, media }: { id: string; media: string }) =>
+      api<AdminQuestion[]>(`/admin/questions/${id}`, { method: "PUT", body: { media } }),
+    [["admin", "questions", storyId]],
+  );
+export const useDeleteQuestion = (storyId: string) =>
+  useAdminMutation(
+    (id: string) => api<AdminQuestion[]>(`/admin/questions/${id}`, { method: "DELETE" }),
+    [
+      ["admin", "questions", storyId],
+      ["admin", "stories"],
+    ],
+  );
+export const useReorderQuestions = (storyId: string) =>
+  useAdminMutation(
+    (input: ReorderInput) => api<AdminQuestion[]>(`/admin/stories/${storyId}/questions/reorder`, { method: "POST", body: input }),
+    [["admin", "questions", storyId]],
+  );
+export const useAddAnswer = (storyId: string) =>
+  useAdminMutation(
+    ({ questionId, characterId, audio }: { questionId: string; characterId: string; audio: string }) =>
+      api<AdminQuestion[]>(`/admin/questions/${questionId}/answers`, { method: "POST", body: { characterId, audio } }),
+    [
+      ["admin", "questions", storyId],
+      ["admin", "characters"],
+    ],
+  );
+export const useDeleteAnswer = (storyId: string) =>
+  useAdminMutation(
+    (id: string) => api<AdminQuestion[]>(`/admin/answers/${id}`, { method: "DELETE" }),
+    [
+      ["admin", "questions", storyId],
+      ["admin", "characters"],
+    ],
+  );
+
+export const useSaveCharacter = () =>
+  useAdminMutation(
+    ({ id, input }: { id?: string; input: CharacterInput }) =>
+      api<AdminCharacter[]>(id ? `/admin/characters/${id}` : "/admin/characters", { method: id ? "PUT" : "POST", body: input }),
+    [["admin", "characters"]],
+  );
+export const useDeleteCharacter = () =>
+  useAdminMutation(
+    (id: string) => api<AdminCharacter[]>(`/admin/characters/${id}`, { method: "DELETE" }),
+    [["admin", "characters"]],
+  );
+
+export const useAddLandingAnswer = () =>
+  useAdminMutation(
+    (input: { characterId: string; audio: string }) =>
+      api<AdminLandingAnswer[]>("/admin/landing-answers", { method: "POST", body: input }),
+    [
+      ["admin", "landing"],
+      ["admin", "characters"],
+    ],
+  );
+export const useDeleteLandingAnswer = () =>
+  useAdminMutation(
+    (id: string) => api<AdminLandingAnswer[]>(`/admin/landing-answers/${id}`, { method: "DELETE" }),
+    [
+      ["admin", "landing"],
+      ["admin", "characters"],
+    ],
+  );
+
+export const useSetInstruction = () =>
+  useAdminMutation(
+    ({ location, media }: { location: InstructionLocation; media: string }) =>
+      api<AdminMedia>(`/admin/instructions/${encodeURIComponent(location)}`, { method: "PUT", body: { media } }),
+    [["admin", "media"]],
+  );
+export const useSetDocument = () =>
+  useAdminMutation(
+    ({ key, path }: { key: DocumentKey; path: string }) =>
+      api<AdminMedia>(`/admin/documents/${key}`, { method: "PUT", body: { path } }),
+    [["admin", "media"]],
+  );
+
+export const useSaveSettings = () =>
+  useAdminMutation(
+    (input: SettingsInput) => api<AdminSettings>("/admin/settings", { method: "PUT", body: input }),
+    [["admin", "settings"], ["settings"]],
+  );
+
+export const useMarkContact = () =>
+  useAdminMutation(
+    ({ id, handled }: { id: string; handled: boolean }) =>
+      api<{ ok: true }>(`/admin/contact-submissions/${id}`, { method: "PUT", body: { handled } }),
+    [["admin", "contacts"]],
+  );
+
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+/**
+ * Sends one file as multipart/form-data with progress events. Rejects with ApiError like the JSON
+ * client, so the UI shows the same translated messages (415 wrong type, 413 too large, network).
+ */
+export function uploadWithProgress<T>(
+  url: string,
+  file: File,
+  options: { method?: "POST" | "PUT"; onProgress?: (p: UploadProgress) => void; signal?: AbortSignal } = {},
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(options.method ?? "POST", url);
+    const token = getAccessToken();
+    if (token) xhr.setRequestHeader("authorization", `Bearer ${token}`);
+    xhr.responseType = "text";
+    xhr.upload.onprogress = (event) =>
+      options.onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
+    xhr.onload = () => {
+      let body: { code?: string; message?: string } | undefined;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
+      } catch {
+        body = undefined;
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as T);
+      else
+        reject(
+          new ApiError(
+            (body?.code as ErrorCode | undefined) ?? statusCode(xhr.status),
+            body?.message ?? xhr.statusText,
+            xhr.status,
+          ),
+        );
+    };
+    xhr.onerror = () => reject(new ApiError("network", "Network error", 0));
+    xhr.onabort = () => reject(new ApiError("network", "Upload cancelled", 0));
+    options.signal?.addEventListener("abort", () => xhr.abort(), { once: true });
+    const form = new FormData();
+    form.append("file", file, file.name);
+    xhr.send(form);
+  });
+}
+
+function statusCode(status: number): ErrorCode {
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 413) return "payload_too_large";
+  if (status === 415) return "unsupported_media_type";
+  if (status >= 500) return "internal_error";
+  return "bad_request";
+}
+
+export const uploadTo = (purpose: UploadPurpose) => `/api/admin/uploads/${purpose}`;
+export type { UploadResult };
+
+/** Fetches a private file (a person's recording) with the admin's token and hands back a blob URL. */
+export async function fetchPrivateAudio(url: string): Promise<string> {
+  const token = getAccessToken();
+  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (!res.ok) throw new ApiError(statusCode(res.status), res.statusText, res.status);
+  return URL.createObjectURL(await res.blob());
+}

@@ -1,0 +1,51 @@
+import { type ReactNode, useEffect, useRef } from "react";
+import { useTranslation } from "../../lib/i18n.ts";
+
+/** A modal question with a clear consequence; Escape or Cancel closes it. */
+export function ConfirmDialog({
+  open,
+  title,
+  body,
+  confirmLabel,
+  danger,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { t } = useTranslation("admin");
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="admin-dialog" aria-labelledby="admin-dialog-title" onCancel={onCancel}>
+      <h2 id="admin-dialog-title">{title}</h2>
+      <div className="admin-dialog__body">{body}</div>
+      <div className="admin-dialog__actions">
+        <button type="button" className="admin-button" onClick={onCancel}>
+          {t("common.cancel")}
+        </button>
+        <button
+          type="button"
+          className={`admin-button ${danger ? "admin-button--danger" : "admin-button--primary"}`}
+          disabled={busy}
+          onClick={onConfirm}
+        >
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

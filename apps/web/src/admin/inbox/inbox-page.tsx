@@ -1,0 +1,258 @@
+import type { ChatMessage, ConversationSummary } from "@hikaya/contracts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { Link, NavLink, useParams } from "react-router";
+import { toast } from "react-toastify";
+import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
+import { ChatComposer } from "../../components/chat/chat-composer.tsx";
+import { formatChatTime } from "../../components/chat/chat-time.ts";
+import { Spinner } from "../../components/spinner.tsx";
+import { errorText } from "../../lib/errors.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { connectLiveMessages } from "../../lib/live-messages.ts";
+import { getUserId } from "../../lib/session.ts";
+import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
+import { PageHeader, QueryView } from "../components/page.tsx";
+import { fetchConversationPage, inboxQueries, markConversationRead, sendReply } from "./inbox-api.ts";
+import "../../components/chat/chat.css";
+import "./inbox.css";
+
+function whenLabel(iso: string, language: string): string {
+  const d = new Date(iso);
+  const today = new Date();
+  if (d.toDateString() === today.toDateString()) return formatChatTime(iso, language);
+  return new Intl.DateTimeFormat(language.startsWith("ar") ? "ar" : "en", { day: "numeric", month: "short" }).format(d);
+}
+
+/**
+ * The facilitators' inbox: conversations newest first with unread counts (kept current by the live
+ * stream of all conversations), and the open conversation beside them with the person's profile and
+ * progress. On a phone the list and the conversation are separate screens.
+ */
+export function InboxPage() {
+  const { userId } = useParams();
+  const { t, i18n } = useTranslation("inbox");
+  const client = useQueryClient();
+  const list = useQuery(inboxQueries.conversations());
+
+  useEffect(() => {
+    let timer: number | undefined;
+    return connectLiveMessages({
+      path: "/api/admin/messages/stream",
+      after: null,
+      onMessage: () => {
+        window.clearTimeout(timer);
+        timer = window.setTimeout(() => void client.invalidateQueries({ queryKey: inboxQueries.conversations().queryKey }), 150);
+      },
+    });
+  }, [client]);
+
+  return (
+    <div className={`inbox${userId ? " inbox--open" : ""}`}>
+      <section className="inbox__list" aria-label={t("title")}>
+        <PageHeader title={t("title")} subtitle={t("subtitle")} />
+        <QueryView query={list}>
+          {(data) =>
+            data.conversations.length === 0 ? (
+              <p className="admin-card admin-muted">{t("empty")}</p>
+            ) : (
+              <ul className="inbox__items">
+                {data.conversations.map((c) => (
+                  <li key={c.userId}>
+                    <ConversationLink conversation={c} language={i18n.language} />
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </QueryView>
+      </section>
+      <section className="inbox__pane">
+        {userId ? (
+          <ConversationView key={userId} userId={userId} />
+        ) : (
+          <div className="inbox__placeholder admin-muted">{t("select")}</div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function ConversationLink({ conversation: c, language }: { conversation: ConversationSummary; language: string }) {
+  const { t } = useTranslation("inbox");
+  const last = c.lastMessage;
+  const preview = !last ? "" : last.messageType === "audio" ? t("voiceMessage") : last.message;
+  return (
+    <NavLink to={`/admin/inbox/${c.userId}`} className={({ isActive }) => `inbox__item${isActive ? " inbox__item--active" : ""}`}>
+      <span className="inbox__avatar" aria-hidden="true">
+        {(c.name ?? c.phone ?? "?").trim().charAt(0).toUpperCase()}
+      </span>
+      <span className="inbox__summary">
+        <span className="inbox__name">
+          <bdi>{c.name || c.phone || c.email || t("noName")}</bdi>
+        </span>
+        <span className="inbox__preview">
+          {last?.senderRole === "facilitator" && <span className="inbox__you">{t("you")} </span>}
+          <bdi>{preview}</bdi>
+        </span>
+      </span>
+      <span className="inbox__side">
+        <time className="inbox__time" dateTime={c.lastMessageAt}>
+          {whenLabel(c.lastMessageAt, language)}
+        </time>
+        {c.unread > 0 && (
+          <span className="inbox__unread">
+            <span aria-hidden="true">{c.unread}</span>
+            <span className="visually-hidden">{t("unread", { count: c.unread })}</span>
+          </span>
+        )}
+      </span>
+    </NavLink>
+  );
+}
+
+function ConversationView({ userId }: { userId: string }) {
+  const { t } = useTranslation("inbox");
+  const { t: tm } = useTranslation("messages");
+  const client = useQueryClient();
+  const me = getUserId();
+  const person = useQuery(inboxQueries.person(userId));
+  const source = useMemo<ConversationSource>(
+    () => ({
+      outboxKey: `admin.${me ?? ""}.${userId}`,
+      livePath: "/api/admin/messages/stream",
+      liveParams: { conversation: userId },
+      loadPage: (before) => fetchConversationPage(userId, before),
+      send: (item) => sendReply(userId, item),
+      belongs: (m: ChatMessage) => m.conversation === userId,
+    }),
+    [me, userId],
+  );
+  const chat = useConversation(source);
+  const scroller = useRef<HTMLDivElement>(null);
+  const newestKey = `${chat.messages.at(-1)?._id ?? ""}:${chat.pending.length}:${chat.loading}`;
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && newestKey) el.scrollTop = el.scrollHeight;
+  }, [newestKey]);
+
+  const newestId = chat.messages.at(-1)?._id;
+  useEffect(() => {
+    if (!newestId) return;
+    void markConversationRead(userId, newestId)
+      .then(() => client.invalidateQueries({ queryKey: inboxQueries.conversations().queryKey }))
+      .catch(() => undefined);
+  }, [newestId, userId, client]);
+
+  const send = (draft: Parameters<typeof chat.send>[0]) => chat.send(draft).catch((error) => toast.error(errorText(error)));
+  const name = person.data?.name || person.data?.phone || person.data?.email || t("noName");
+
+  return (
+    <div className="inbox-conversation">
+      <div className="inbox-conversation__chat admin-card">
+        <header className="inbox-conversation__header">
+          <Link to="/admin/inbox" className="inbox-conversation__back admin-link">
+            {t("back")}
+          </Link>
+          <h2>
+            <bdi>{name}</bdi>
+          </h2>
+          <span className={`inbox-conversation__live${chat.status === "live" ? " is-live" : ""}`}>
+            {chat.status === "live" ? t("live") : t("reconnecting")}
+          </span>
+        </header>
+        <div className="inbox-conversation__scroll" ref={scroller}>
+          {chat.hasMore && (
+            <button
+              type="button"
+              className="chat-screen__older admin-button admin-button--small"
+              onClick={() => void chat.loadOlder()}
+            >
+              {tm("loadOlder")}
+            </button>
+          )}
+          {chat.loading ? (
+            <div className="admin-loading">
+              <Spinner />
+            </div>
+          ) : (
+            <ul className="chat-list" aria-label={name} aria-live="polite">
+              {chat.messages.map((m) => (
+                <ChatBubble key={m._id} message={m} mine={m.senderRole === "facilitator"} />
+              ))}
+              {chat.pending.map((item) => (
+                <ChatBubble
+                  key={item.clientId}
+                  mine
+                  delivery={item.status}
+                  blob={item.blob}
+                  message={{
+                    messageType: item.messageType,
+                    message: item.text ?? "",
+                    createdAt: item.createdAt,
+                    durationSeconds: item.durationSeconds ?? null,
+                  }}
+                  onRetry={() => void chat.retry(item.clientId).catch((error) => toast.error(errorText(error)))}
+                />
+              ))}
+            </ul>
+          )}
+        </div>
+        <ChatComposer
+          onSendText={(text) => void send({ messageType: "text", text })}
+          onSendVoice={(r) => void send({ messageType: "audio", blob: r.blob, durationSeconds: r.durationSeconds })}
+          onMicError={() => toast.error(tm("micError"))}
+        />
+      </div>
+      <aside className="inbox-person admin-card" aria-label={t("profile")}>
+        <QueryView query={person}>
+          {(p) => (
+            <>
+              <h2>{t("profile")}</h2>
+              <dl className="inbox-person__facts">
+                <dt>{t("name")}</dt>
+                <dd>
+                  <bdi>{p.name || "—"}</bdi>
+                </dd>
+                <dt>{t("phone")}</dt>
+                <dd className="ltr">{p.phone || "—"}</dd>
+                {p.email && (
+                  <>
+                    <dt>{t("email")}</dt>
+                    <dd className="ltr">{p.email}</dd>
+                  </>
+                )}
+                <dt>{t("city")}</dt>
+                <dd>
+                  <bdi>{p.city || "—"}</bdi>
+                </dd>
+                <dt>{t("gender")}</dt>
+                <dd>
+                  {p.gender === "Male" ? tm("profile.male") : p.gender === "Female" ? tm("profile.female") : p.gender || "—"}
+                </dd>
+                <dt>{t("ageGroup")}</dt>
+                <dd>{p.ageGroup ? tm(`profile.ages.${p.ageGroup}` as "profile.ages.51+", { defaultValue: p.ageGroup }) : "—"}</dd>
+              </dl>
+              <h3>{p.watchedStories.length === 0 ? t("progressTitle") : t("progress", { count: p.watchedStories.length })}</h3>
+              {p.watchedStories.length === 0 ? (
+                <p className="admin-muted">{t("noneWatched")}</p>
+              ) : (
+                <ol className="inbox-person__stories">
+                  {p.watchedStories.map((s) => (
+                    <li key={s.storyId}>
+                      <span className="inbox-person__order">{s.order}</span>
+                      <bdi>{s.title}</bdi>
+                    </li>
+                  ))}
+                </ol>
+              )}
+              <Link className="admin-link" to={`/admin/users/${p.userId}`}>
+                {t("openPerson")}
+              </Link>
+            </>
+          )}
+        </QueryView>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { RouteObject } from "react-router";
+import { loadNamespaces } from "../../lib/i18n.ts";
+
+const inboxPage = async () => {
+  const [module] = await Promise.all([import("./inbox-page.tsx"), loadNamespaces("inbox", "messages")]);
+  return { Component: module.InboxPage };
+};
+
+/**
+ * The facilitator inbox, mounted by the console shell (admin-app.tsx) under /admin: the conversation
+ * list at /admin/inbox and one conversation at /admin/inbox/:userId. The console's nav shows it as
+ * `inboxNav` (label key admin:nav.inbox).
+ */
+export const inboxRoutes: RouteObject[] = [
+  { path: "inbox", lazy: inboxPage },
+  { path: "inbox/:userId", lazy: inboxPage },
+];
+
+export const inboxNav = { to: "/admin/inbox", labelKey: "nav.inbox" } as const;

@@ -1,0 +1,46 @@
+/** The console's pure logic, kept apart from React so unit tests can reach it. */
+import type { AdminAnalytics } from "@hikaya/contracts";
+
+/** A copy of `list` with the item at `from` moved to `to`. */
+export function move<T>(list: T[], from: number, to: number): T[] {
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  if (item !== undefined) next.splice(to, 0, item);
+  return next;
+}
+
+const csvCell = (value: string | number) => {
+  const text = String(value);
+  // Quote everything that could break a row, and neutralise spreadsheet formulas.
+  const safe = /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+export function analyticsCsv(data: AdminAnalytics): string {
+  const rows: (string | number)[][] = [["section", "key", "label", "count"]];
+  for (const f of data.funnel) rows.push(["funnel", f.storyOrder ?? f.step, f.step, f.count]);
+  for (const d of data.signupsPerDay) rows.push(["signups_per_day", d.day, "", d.count]);
+  for (const r of data.recordingsPerStory) rows.push(["recordings_per_story", r.order, r.titleEn, r.count]);
+  for (const d of data.messagesPerDay) rows.push(["messages_per_day", d.day, "", d.count]);
+  return `${rows.map((r) => r.map(csvCell).join(",")).join("\n")}\n`;
+}
+
+/** Details as a person reads them: "field: before → after", moved stories "title: 3 → 1". */
+export function summarize(details: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(details)) {
+    if (key === "moved" && Array.isArray(value)) {
+      for (const m of value as { titleEn?: string; from?: number; to?: number }[])
+        parts.push(`${m.titleEn ?? "?"}: ${m.from} → ${m.to}`);
+    } else if (value && typeof value === "object" && "from" in value && "to" in value) {
+      const v = value as { from: unknown; to: unknown };
+      parts.push(`${key}: ${String(v.from)} → ${String(v.to)}`);
+    } else if (Array.isArray(value)) {
+      parts.push(`${key}: ${value.length}`);
+    } else {
+      parts.push(`${key}: ${String(value)}`);
+    }
+  }
+  const text = parts.join(" · ");
+  return text.length > 220 ? `${text.slice(0, 220)}…` : text;
+}

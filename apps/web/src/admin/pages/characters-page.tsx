@@ -1,0 +1,181 @@
+import type { AdminCharacter, UploadResult } from "@hikaya/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { toast } from "react-toastify";
+import { SubmitButton } from "../../components/submit-button.tsx";
+import { errorText } from "../../lib/errors.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { adminQueries, uploadTo, useDeleteCharacter, useSaveCharacter } from "../api.ts";
+import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { MediaPreview } from "../components/media-preview.tsx";
+import { PageHeader, QueryView } from "../components/page.tsx";
+import { UploadField } from "../components/upload-field.tsx";
+
+/** Family members: names in both languages, a picture and the audio of the character screens. */
+export function CharactersPage() {
+  const { t } = useTranslation("admin");
+  const query = useQuery(adminQueries.characters());
+  const [editing, setEditing] = useState<AdminCharacter | "new" | null>(null);
+  const [deleting, setDeleting] = useState<AdminCharacter | null>(null);
+  const remove = useDeleteCharacter();
+  return (
+    <>
+      <PageHeader
+        title={t("characters.title")}
+        subtitle={t("characters.intro")}
+        actions={
+          <button type="button" className="admin-button admin-button--primary" onClick={() => setEditing("new")}>
+            {t("characters.new")}
+          </button>
+        }
+      />
+      {editing && (
+        <CharacterForm
+          key={editing === "new" ? "new" : editing.id}
+          character={editing === "new" ? undefined : editing}
+          onDone={() => setEditing(null)}
+        />
+      )}
+      <QueryView query={query}>
+        {(characters) =>
+          characters.length === 0 ? (
+            <p className="admin-card admin-muted">{t("characters.empty")}</p>
+          ) : (
+            <ul className="admin-cards">
+              {characters.map((c) => (
+                <li key={c.id} className="admin-card admin-person" data-testid="character">
+                  <MediaPreview src={c.thumbnail} kind="image" label={c.nameEn} />
+                  <div className="admin-person__text">
+                    <strong lang="en" dir="ltr">
+                      {c.nameEn}
+                    </strong>
+                    <span lang="ar" dir="rtl">
+                      {c.nameAr}
+                    </span>
+                    <span className="admin-muted">{t("characters.answers", { count: c.answerCount })}</span>
+                  </div>
+                  <MediaPreview src={c.audio} kind="audio" label={c.nameEn} />
+                  <div className="admin-actions">
+                    <button type="button" className="admin-button admin-button--small" onClick={() => setEditing(c)}>
+                      {t("common.edit")}
+                    </button>
+                    <button
+                      type="button"
+                      className="admin-button admin-button--small admin-button--danger-outline"
+                      onClick={() => setDeleting(c)}
+                      aria-label={`${t("common.delete")}: ${c.nameEn}`}
+                    >
+                      {t("common.delete")}
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("characters.deleteTitle", { name: deleting?.nameEn ?? "" })}
+        body={<p>{t("characters.deleteBody")}</p>}
+        confirmLabel={t("common.delete")}
+        danger
+        busy={remove.isPending}
+        onCancel={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          try {
+            await remove.mutateAsync(deleting.id);
+            toast.success(t("characters.deleted"));
+          } catch (error) {
+            toast.error(errorText(error) + (deleting.answerCount > 0 ? ` ${t("characters.inUse")}` : ""));
+          }
+          setDeleting(null);
+        }}
+      />
+    </>
+  );
+}
+
+function CharacterForm({ character, onDone }: { character?: AdminCharacter; onDone: () => void }) {
+  const { t } = useTranslation("admin");
+  const save = useSaveCharacter();
+  const id = useId();
+  const [nameEn, setNameEn] = useState(character?.nameEn ?? "");
+  const [nameAr, setNameAr] = useState(character?.nameAr ?? "");
+  const [thumbnail, setThumbnail] = useState<string | null>(character?.thumbnail ?? null);
+  const [audio, setAudio] = useState<string | null>(character?.audio ?? null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    try {
+      await save.mutateAsync({ id: character?.id, input: { nameEn, nameAr, thumbnail, audio } });
+      toast.success(t("common.saved"));
+      onDone();
+    } catch (error) {
+      toast.error(errorText(error));
+    }
+  }
+
+  return (
+    <form
+      className="admin-card admin-form"
+      onSubmit={submit}
+      aria-label={character ? t("characters.editTitle") : t("characters.new")}
+    >
+      <h2>{character ? t("characters.editTitle") : t("characters.new")}</h2>
+      <div className="admin-grid-2">
+        <div className="admin-field">
+          <label htmlFor={`${id}-en`}>{t("characters.nameEn")}</label>
+          <input
+            id={`${id}-en`}
+            className="admin-input"
+            dir="ltr"
+            required
+            maxLength={120}
+            value={nameEn}
+            onChange={(e) => setNameEn(e.target.value)}
+          />
+        </div>
+        <div className="admin-field">
+          <label htmlFor={`${id}-ar`}>{t("characters.nameAr")}</label>
+          <input
+            id={`${id}-ar`}
+            className="admin-input"
+            dir="rtl"
+            required
+            maxLength={120}
+            value={nameAr}
+            onChange={(e) => setNameAr(e.target.value)}
+          />
+        </div>
+      </div>
+      <div className="admin-grid-2">
+        <div className="admin-subcard">
+          <MediaPreview src={thumbnail} kind="image" label={t("characters.thumbnail")} />
+          <UploadField<UploadResult>
+            label={t("characters.thumbnail")}
+            kind="image"
+            url={uploadTo("image")}
+            onUploaded={(r) => setThumbnail(r.path)}
+          />
+        </div>
+        <div className="admin-subcard">
+          <MediaPreview src={audio} kind="audio" label={t("characters.audio")} />
+          <UploadField<UploadResult>
+            label={t("characters.audio")}
+            kind="audio"
+            url={uploadTo("audio")}
+            onUploaded={(r) => setAudio(r.path)}
+          />
+        </div>
+      </div>
+      <div className="admin-actions">
+        <button type="button" className="admin-button" onClick={onDone}>
+          {t("common.cancel")}
+        </button>
+        <SubmitButton busy={save.isPending}>{t("common.save")}</SubmitButton>
+      </div>
+    </form>
+  );
+}

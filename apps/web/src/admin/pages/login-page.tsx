@@ -1,0 +1,97 @@
+import { type FormEvent, useState } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "react-toastify";
+import { LanguageSwitch } from "../../components/language-switch.tsx";
+import { SubmitButton } from "../../components/submit-button.tsx";
+import { useTranslation } from "../../lib/i18n.ts";
+import { storeSession } from "../../lib/session.ts";
+import { useSettings } from "../../lib/settings.ts";
+import { decodeJwtPayload } from "../admin-session.ts";
+
+/** Sign-in for operators: e-mail and password against /auth/v1/token, then the console. */
+export function AdminLoginPage() {
+  const { t } = useTranslation("admin");
+  const navigate = useNavigate();
+  const settings = useSettings();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!settings.data) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch("/auth/v1/token?grant_type=password", {
+        method: "POST",
+        headers: { "content-type": "application/json", apikey: settings.data.anonKey },
+        body: JSON.stringify({ email: email.trim(), password }),
+      });
+      const body = (await res.json().catch(() => ({}))) as { access_token?: string; user?: { id?: string } };
+      if (!res.ok || !body.access_token || !body.user?.id) {
+        setError(t("login.failed"));
+        return;
+      }
+      if (decodeJwtPayload(body.access_token)?.app_metadata?.role !== "admin") {
+        setError(t("login.notAdmin"));
+        return;
+      }
+      storeSession(body.access_token, body.user.id, true);
+      toast.success(t("login.welcome"));
+      navigate("/admin/stories", { replace: true });
+    } catch {
+      setError(t("login.network"));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="admin-center">
+      <form className="admin-card admin-card--narrow admin-form" onSubmit={submit} noValidate>
+        <div className="admin-center__top">
+          <span className="admin-nav__logo" aria-hidden="true">
+            ح
+          </span>
+          <LanguageSwitch />
+        </div>
+        <h1>{t("login.title")}</h1>
+        <p className="admin-muted">{t("login.intro")}</p>
+        <div className="admin-field">
+          <label htmlFor="admin-email">{t("login.email")}</label>
+          <input
+            id="admin-email"
+            className="admin-input ltr"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </div>
+        <div className="admin-field">
+          <label htmlFor="admin-password">{t("login.password")}</label>
+          <input
+            id="admin-password"
+            className="admin-input ltr"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </div>
+        {error && (
+          <p className="admin-error" role="alert">
+            {error}
+          </p>
+        )}
+        <SubmitButton busy={busy || settings.isPending} disabled={!email || !password}>
+          {t("login.submit")}
+        </SubmitButton>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,185 @@
+import type { DocumentKey, InstructionLocation, UploadResult } from "@hikaya/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useState } from "react";
+import { Link } from "react-router";
+import { toast } from "react-toastify";
+import { errorText } from "../../lib/errors.ts";
+import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import {
+  adminQueries,
+  uploadTo,
+  useAddLandingAnswer,
+  useDeleteLandingAnswer,
+  useSetDocument,
+  useSetInstruction,
+} from "../api.ts";
+import { MediaPreview } from "../components/media-preview.tsx";
+import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+import { UploadField } from "../components/upload-field.tsx";
+
+/** Landing answers, an instruction video per location, the terms and privacy PDFs and the greeting audio. */
+export function MediaPage() {
+  const { t } = useTranslation("admin");
+  return (
+    <>
+      <PageHeader title={t("media.title")} subtitle={t("media.intro")} />
+      <LandingAnswers />
+      <Instructions />
+      <Documents />
+    </>
+  );
+}
+
+function LandingAnswers() {
+  const { t } = useTranslation("admin");
+  const query = useQuery(adminQueries.landingAnswers());
+  const characters = useQuery(adminQueries.characters());
+  const add = useAddLandingAnswer();
+  const remove = useDeleteLandingAnswer();
+  const [characterId, setCharacterId] = useState("");
+  const id = useId();
+  const ar = currentLanguage() === "ar";
+  useEffect(() => {
+    if (!characterId && characters.data?.[0]) setCharacterId(characters.data[0].id);
+  }, [characters.data, characterId]);
+  return (
+    <section className="admin-card admin-section" aria-labelledby="landing-title">
+      <h2 id="landing-title">{t("media.landingTitle")}</h2>
+      <p className="admin-muted">{t("media.landingIntro")}</p>
+      <QueryView query={query}>
+        {(answers) => (
+          <ul className="admin-answers">
+            {answers.length === 0 && <li className="admin-muted">{t("common.empty")}</li>}
+            {answers.map((a) => {
+              const who = ar ? a.characterNameAr : a.characterNameEn;
+              return (
+                <li key={a.id} className="admin-answer">
+                  <span className="admin-order ltr">{a.order}</span>
+                  <strong>{who}</strong>
+                  <MediaPreview src={a.audio} kind="audio" label={who} />
+                  <button
+                    type="button"
+                    className="admin-link-button admin-danger-text"
+                    onClick={async () => {
+                      try {
+                        await remove.mutateAsync(a.id);
+                      } catch (error) {
+                        toast.error(errorText(error));
+                      }
+                    }}
+                  >
+                    {t("common.delete")}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryView>
+      {characters.data?.length === 0 ? (
+        <p className="admin-muted">
+          {t("questions.noCharacters")} <Link to="/admin/characters">{t("nav.characters")}</Link>
+        </p>
+      ) : (
+        <div className="admin-subcard admin-row">
+          <div className="admin-field">
+            <label htmlFor={id}>{t("questions.character")}</label>
+            <select id={id} className="admin-input" value={characterId} onChange={(e) => setCharacterId(e.target.value)}>
+              {characters.data?.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {ar ? c.nameAr : c.nameEn}
+                </option>
+              ))}
+            </select>
+          </div>
+          <UploadField<UploadResult>
+            label={t("media.landingAudio")}
+            kind="audio"
+            url={uploadTo("audio")}
+            onUploaded={async (r) => {
+              try {
+                await add.mutateAsync({ characterId, audio: r.path });
+                toast.success(t("common.saved"));
+              } catch (error) {
+                toast.error(errorText(error));
+              }
+            }}
+          />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Instructions() {
+  const { t, i18n } = useTranslation("admin");
+  const query = useQuery(adminQueries.media());
+  const set = useSetInstruction();
+  return (
+    <section className="admin-card admin-section" aria-labelledby="instructions-title">
+      <h2 id="instructions-title">{t("media.instructionsTitle")}</h2>
+      <QueryView query={query}>
+        {(media) => (
+          <ul className="admin-media-list">
+            {media.instructions.map((ins) => {
+              const name = t(`media.locations.${ins.location}` as "media.locations.Add Website", { defaultValue: ins.location });
+              return (
+                <li key={ins.location} className="admin-media-item" data-testid="instruction">
+                  <h3>{name}</h3>
+                  <MediaPreview src={ins.media} kind="video" label={name} />
+                  <span className="admin-hint">{t("media.updated", { when: formatDate(ins.updatedAt, i18n.language) })}</span>
+                  <UploadField<UploadResult>
+                    label={t("media.replaceVideo", { name })}
+                    kind="video"
+                    url={uploadTo("instruction")}
+                    onUploaded={async (r) => {
+                      await set.mutateAsync({ location: ins.location as InstructionLocation, media: r.path });
+                      toast.success(t("common.saved"));
+                    }}
+                  />
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryView>
+    </section>
+  );
+}
+
+function Documents() {
+  const { t, i18n } = useTranslation("admin");
+  const query = useQuery(adminQueries.media());
+  const set = useSetDocument();
+  return (
+    <section className="admin-card admin-section" aria-labelledby="documents-title">
+      <h2 id="documents-title">{t("media.documentsTitle")}</h2>
+      <QueryView query={query}>
+        {(media) => (
+          <ul className="admin-media-list">
+            {media.documents.map((doc) => {
+              const name = t(`media.documents.${doc.key}`);
+              const isAudio = doc.key === "greetingAudio";
+              return (
+                <li key={doc.key} className="admin-media-item">
+                  <h3>{name}</h3>
+                  <MediaPreview src={doc.path} kind={isAudio ? "audio" : "pdf"} label={name} />
+                  <span className="admin-hint">{t("media.updated", { when: formatDate(doc.updatedAt, i18n.language) })}</span>
+                  <UploadField<UploadResult>
+                    label={t("media.replaceFile", { name })}
+                    kind={isAudio ? "audio" : "pdf"}
+                    url={uploadTo(isAudio ? "audio" : "document")}
+                    onUploaded={async (r) => {
+                      await set.mutateAsync({ key: doc.key as DocumentKey, path: r.path });
+                      toast.success(t("common.saved"));
+                    }}
+                  />
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryView>
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+import type { AdminSettings } from "@hikaya/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { type CSSProperties, type FormEvent, useId, useState } from "react";
+import { toast } from "react-toastify";
+import { SubmitButton } from "../../components/submit-button.tsx";
+import { errorText } from "../../lib/errors.ts";
+import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { adminQueries, useSaveSettings } from "../api.ts";
+import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/** Title in both languages, primary colour with a live preview, and maintenance mode. */
+export function SettingsPage() {
+  const { t } = useTranslation("admin");
+  const query = useQuery(adminQueries.settings());
+  return (
+    <>
+      <PageHeader title={t("settings.title")} subtitle={t("settings.intro")} />
+      <QueryView query={query}>{(settings) => <SettingsForm key={settings.updatedAt ?? "none"} settings={settings} />}</QueryView>
+    </>
+  );
+}
+
+function SettingsForm({ settings }: { settings: AdminSettings }) {
+  const { t, i18n } = useTranslation("admin");
+  const save = useSaveSettings();
+  const id = useId();
+  const [titleEn, setTitleEn] = useState(settings.titleEn);
+  const [titleAr, setTitleAr] = useState(settings.titleAr);
+  const [color, setColor] = useState(settings.primaryColor);
+  const [confirm, setConfirm] = useState<null | boolean>(null);
+  const validColor = HEX.test(color);
+
+  async function persist(maintenance: boolean, message: string) {
+    try {
+      await save.mutateAsync({
+        titleEn,
+        titleAr,
+        primaryColor: validColor ? color : settings.primaryColor,
+        siteUnderMaintenance: maintenance,
+      });
+      toast.success(message);
+    } catch (error) {
+      toast.error(errorText(error));
+    }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!validColor) {
+      toast.error(t("settings.badColor"));
+      return;
+    }
+    await persist(settings.siteUnderMaintenance, t("settings.saved"));
+  }
+
+  return (
+    <>
+      <section
+        className={`admin-card admin-maintenance${settings.siteUnderMaintenance ? " is-on" : ""}`}
+        aria-labelledby="maint-title"
+      >
+        <div>
+          <h2 id="maint-title">{t("settings.maintenanceTitle")}</h2>
+          <p role="status">{settings.siteUnderMaintenance ? t("settings.maintenanceOn") : t("settings.maintenanceOff")}</p>
+        </div>
+        <button
+          type="button"
+          role="switch"
+          aria-checked={settings.siteUnderMaintenance}
+          aria-label={t("settings.maintenanceSwitch")}
+          className="admin-switch"
+          disabled={save.isPending}
+          onClick={() => setConfirm(!settings.siteUnderMaintenance)}
+        >
+          <span className="admin-switch__knob" />
+        </button>
+      </section>
+      <div className="admin-settings">
+        <form className="admin-card admin-form" onSubmit={submit}>
+          <div className="admin-field">
+            <label htmlFor={`${id}-en`}>{t("settings.titleEn")}</label>
+            <input
+              id={`${id}-en`}
+              className="admin-input"
+              dir="ltr"
+              required
+              maxLength={80}
+              value={titleEn}
+              onChange={(e) => setTitleEn(e.target.value)}
+            />
+          </div>
+          <div className="admin-field">
+            <label htmlFor={`${id}-ar`}>{t("settings.titleAr")}</label>
+            <input
+              id={`${id}-ar`}
+              className="admin-input"
+              dir="rtl"
+              required
+              maxLength={80}
+              value={titleAr}
+              onChange={(e) => setTitleAr(e.target.value)}
+            />
+          </div>
+          <div className="admin-field">
+            <label htmlFor={`${id}-hex`}>{t("settings.color")}</label>
+            <div className="admin-color">
+              <input
+                type="color"
+                aria-label={t("settings.colorPicker")}
+                value={validColor ? color : "#000000"}
+                onChange={(e) => setColor(e.target.value)}
+              />
+              <input
+                id={`${id}-hex`}
+                className="admin-input ltr"
+                value={color}
+                aria-invalid={!validColor}
+                maxLength={7}
+                onChange={(e) => setColor(e.target.value.trim())}
+              />
+            </div>
+          </div>
+          <p className="admin-hint">{t("settings.reach")}</p>
+          <div className="admin-actions">
+            <SubmitButton busy={save.isPending}>{t("common.save")}</SubmitButton>
+          </div>
+          <p className="admin-hint">{t("settings.lastChange", { when: formatDate(settings.updatedAt, i18n.language) })}</p>
+        </form>
+        <Preview title={currentLanguage() === "ar" ? titleAr : titleEn} color={validColor ? color : settings.primaryColor} />
+      </div>
+      <ConfirmDialog
+        open={confirm !== null}
+        title={confirm ? t("settings.confirmOnTitle") : t("settings.confirmOffTitle")}
+        body={<p>{confirm ? t("settings.confirmOnBody") : t("settings.confirmOffBody")}</p>}
+        confirmLabel={confirm ? t("settings.confirmOn") : t("settings.confirmOff")}
+        danger={confirm === true}
+        busy={save.isPending}
+        onCancel={() => setConfirm(null)}
+        onConfirm={async () => {
+          const on = confirm === true;
+          setConfirm(null);
+          await persist(on, on ? t("settings.maintenanceNowOn") : t("settings.maintenanceNowOff"));
+        }}
+      />
+    </>
+  );
+}
+
+/** A phone-sized sketch of the user app in the chosen colour: title bar, an active and a locked story card. */
+function Preview({ title, color }: { title: string; color: string }) {
+  const { t } = useTranslation("admin");
+  return (
+    <figure
+      className="admin-card admin-phone-preview"
+      style={{ "--preview": color } as CSSProperties}
+      aria-label={t("settings.preview")}
+    >
+      <figcaption className="admin-label">{t("settings.preview")}</figcaption>
+      <div className="admin-phone">
+        <div className="admin-phone__bar">
+          <span className="admin-phone__menu" aria-hidden="true">
+            ☰
+          </span>
+          <strong>{title}</strong>
+          <span className="admin-phone__close" aria-hidden="true">
+            ×
+          </span>
+        </div>
+        <div className="admin-phone__body">
+          <div className="admin-phone__heading">{t("settings.previewStories")}</div>
+          <div className="admin-phone__card is-active">
+            <span className="admin-phone__thumb" />
+            <span className="admin-phone__text">
+              <strong>{t("settings.previewStory1")}</strong>
+              <small>{t("settings.previewSubtitle")}</small>
+            </span>
+            <span className="admin-phone__play" aria-hidden="true">
+              ▶
+            </span>
+          </div>
+          <div className="admin-phone__card is-done">
+            <span className="admin-phone__thumb" />
+            <span className="admin-phone__text">
+              <strong>{t("settings.previewStory2")}</strong>
+              <small>{t("settings.previewSubtitle")}</small>
+            </span>
+            <span className="admin-phone__play" aria-hidden="true">
+              ✓
+            </span>
+          </div>
+          <div className="admin-phone__card is-locked">
+            <span className="admin-phone__thumb" />
+            <span className="admin-phone__text">
+              <strong>{t("settings.previewStory3")}</strong>
+            </span>
+            <span className="admin-phone__play" aria-hidden="true">
+              <svg viewBox="0 0 24 24" width="12" height="12" aria-hidden="true">
+                <rect x="5" y="11" width="14" height="10" rx="2" fill="currentColor" />
+                <path d="M8 11V8a4 4 0 0 1 8 0v3" fill="none" stroke="currentColor" strokeWidth="2.4" />
+              </svg>
+            </span>
+          </div>
+          <span className="admin-phone__button">{t("settings.previewButton")}</span>
+        </div>
+      </div>
+    </figure>
+  );
+}

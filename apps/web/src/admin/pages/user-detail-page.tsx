@@ -1,0 +1,149 @@
+import type { AdminRecording } from "@hikaya/contracts";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { Link, useParams } from "react-router";
+import { toast } from "react-toastify";
+import { errorText } from "../../lib/errors.ts";
+import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { adminQueries, fetchPrivateAudio } from "../api.ts";
+import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+
+/** One person: profile, progress through the program and their recordings (private; fetched with the admin's token). */
+export function UserDetailPage() {
+  const { id = "" } = useParams();
+  const { t, i18n } = useTranslation("admin");
+  const summary = useQuery(adminQueries.user(id));
+  const detail = useQuery(adminQueries.userDetail(id));
+  const ar = currentLanguage() === "ar";
+  return (
+    <>
+      <Link to="/admin/users" className="admin-back">
+        <span className="icon-directional" aria-hidden="true">
+          ←
+        </span>{" "}
+        {t("users.back")}
+      </Link>
+      <QueryView query={summary}>
+        {(user) => (
+          <>
+            <PageHeader
+              title={user.name || user.phoneNumber || user.email || t("users.unnamed")}
+              subtitle={<bdi className="ltr">{user.id}</bdi>}
+            />
+            <section className="admin-card admin-section">
+              <h2>{t("users.profile")}</h2>
+              <QueryView query={detail}>
+                {(d) => (
+                  <dl className="admin-dl">
+                    <dt>{t("users.phone")}</dt>
+                    <dd>
+                      <bdi className="ltr">{user.phoneNumber ? `${user.countryCode ?? ""} ${user.phoneNumber}`.trim() : "—"}</bdi>
+                    </dd>
+                    <dt>{t("users.email")}</dt>
+                    <dd>
+                      <bdi className="ltr">{user.email ?? "—"}</bdi>
+                    </dd>
+                    <dt>{t("users.city")}</dt>
+                    <dd>{d.profile.city ?? "—"}</dd>
+                    <dt>{t("users.gender")}</dt>
+                    <dd>{d.profile.gender ?? "—"}</dd>
+                    <dt>{t("users.ageGroup")}</dt>
+                    <dd>{d.profile.ageGroup ?? "—"}</dd>
+                    <dt>{t("users.fromLanding")}</dt>
+                    <dd>{d.profile.fromLandingPage ? t("common.yes") : t("common.no")}</dd>
+                    <dt>{t("users.reminders")}</dt>
+                    <dd>{d.profile.agreeToReminder ? t("common.yes") : t("common.no")}</dd>
+                    <dt>{t("users.joined")}</dt>
+                    <dd>{formatDate(user.createdAt, i18n.language)}</dd>
+                    <dt>{t("users.lastSignIn")}</dt>
+                    <dd>{formatDate(user.lastSignInAt, i18n.language)}</dd>
+                  </dl>
+                )}
+              </QueryView>
+            </section>
+            <section className="admin-card admin-section">
+              <h2>{t("users.progressTitle", { count: user.lastWatchedStoryId })}</h2>
+              <QueryView query={detail}>
+                {(d) =>
+                  d.progress.length === 0 ? (
+                    <p className="admin-muted">{t("users.noProgress")}</p>
+                  ) : (
+                    <ol className="admin-progress">
+                      {d.progress.map((p) => (
+                        <li key={p.storyId}>
+                          <span className="admin-order ltr">{p.order}</span>
+                          <span>{ar ? p.titleAr : p.titleEn}</span>
+                          <span className="admin-muted">{formatDate(p.watchedAt, i18n.language)}</span>
+                        </li>
+                      ))}
+                    </ol>
+                  )
+                }
+              </QueryView>
+            </section>
+            <section className="admin-card admin-section">
+              <h2>{t("users.recordings")}</h2>
+              <QueryView query={detail}>
+                {(d) =>
+                  d.recordings.length === 0 ? (
+                    <p className="admin-muted">{t("users.noRecordings")}</p>
+                  ) : (
+                    <ul className="admin-answers">
+                      {d.recordings.map((r) => (
+                        <Recording key={r.id} recording={r} />
+                      ))}
+                    </ul>
+                  )
+                }
+              </QueryView>
+            </section>
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}
+
+function Recording({ recording }: { recording: AdminRecording }) {
+  const { t, i18n } = useTranslation("admin");
+  const [src, setSrc] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  useEffect(() => () => void (src && URL.revokeObjectURL(src)), [src]);
+  const story =
+    recording.storyOrder === null
+      ? t("users.deletedStory")
+      : `#${recording.storyOrder} ${currentLanguage() === "ar" ? recording.storyTitleAr : recording.storyTitleEn}`;
+  return (
+    <li className="admin-answer" data-testid="recording">
+      <span>
+        <strong>{story}</strong>
+        {recording.questionIndex !== null && (
+          <span className="admin-muted"> · {t("users.question", { n: recording.questionIndex })}</span>
+        )}
+        <br />
+        <span className="admin-muted">{formatDate(recording.createdAt, i18n.language)}</span>
+      </span>
+      {src ? (
+        <audio src={src} controls autoPlay aria-label={story} />
+      ) : (
+        <button
+          type="button"
+          className="admin-button admin-button--small"
+          disabled={loading}
+          onClick={async () => {
+            setLoading(true);
+            try {
+              setSrc(await fetchPrivateAudio(recording.audioUrl));
+            } catch (error) {
+              toast.error(errorText(error));
+            } finally {
+              setLoading(false);
+            }
+          }}
+        >
+          {t("users.play")}
+        </button>
+      )}
+    </li>
+  );
+}

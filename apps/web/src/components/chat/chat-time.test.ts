@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { formatChatTime, formatDuration } from "./chat-time.ts";
+
+const at = (h: number, m: number) => new Date(2026, 0, 2, h, m).toISOString();
+
+describe("chat time (spec: hh:mm A)", () => {
+  it("uses a two-digit 12-hour clock with AM/PM", () => {
+    expect(formatChatTime(at(0, 5), "en")).toBe("12:05 AM");
+    expect(formatChatTime(at(9, 7), "en")).toBe("09:07 AM");
+    expect(formatChatTime(at(12, 0), "en")).toBe("12:00 PM");
+    expect(formatChatTime(at(23, 59), "en")).toBe("11:59 PM");
+  });
+
+  it("names the period in Arabic for Arabic", () => {
+    expect(formatChatTime(at(9, 7), "ar")).toBe("09:07 ص");
+    expect(formatChatTime(at(15, 30), "ar")).toBe("03:30 م");
+  });
+
+  it("shows nothing for a missing time and m:ss for voice notes", () => {
+    expect(formatChatTime("", "en")).toBe("");
+    expect(formatDuration(null)).toBe("0:00");
+    expect(formatDuration(4.6)).toBe("0:05");
+    expect(formatDuration(125)).toBe("2:05");
+  });
+});

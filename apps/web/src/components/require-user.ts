@@ -1,0 +1,56 @@
+import { useEffect, useState } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "react-toastify";
+import { ApiError } from "../lib/api-client.ts";
+import { requireSession } from "../lib/auth.ts";
+import { useTranslation } from "../lib/i18n.ts";
+import { useMe } from "../lib/me.ts";
+import { getAccessToken, hasStoredAuthSession } from "../lib/session.ts";
+
+/**
+ * One session check per page load: supabase-js refreshes an expiring token and keeps it fresh. A
+ * phone-API token has nothing to refresh, so supabase-js is not even loaded for it.
+ */
+let checked: Promise<boolean> | undefined;
+function checkSession(verify = false): Promise<boolean> {
+  if (verify) return requireSession({ verify: true }).then(Boolean);
+  if (!hasStoredAuthSession()) return Promise.resolve(Boolean(getAccessToken()));
+  checked ??= requireSession().then(Boolean, () => Boolean(getAccessToken()));
+  return checked;
+}
+
+/**
+ * Spec section 6: on load, check for a current user; without one go to /login with the error toast
+ * "Please log in.". A token the server refuses (401) is checked once more, after a refresh, before
+ * the person is sent to log in.
+ */
+export function useRequireUser(): boolean {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [signedIn, setSignedIn] = useState(() => Boolean(getAccessToken()));
+  const me = useMe();
+  const rejected = me.error instanceof ApiError && me.error.status === 401;
+
+  useEffect(() => {
+    let live = true;
+    const leave = () => {
+      if (!live) return;
+      setSignedIn(false);
+      toast.error(t("errors.unauthorized"), { toastId: "please-log-in" });
+      navigate("/login", { replace: true });
+    };
+    if (!getAccessToken()) {
+      leave();
+      return;
+    }
+    void checkSession(rejected).then((ok) => {
+      if (!ok) leave();
+      else if (rejected) void me.refetch();
+    });
+    return () => {
+      live = false;
+    };
+  }, [rejected, navigate, t, me.refetch]);
+
+  return signedIn;
+}

@@ -1,0 +1,101 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { toast } from "react-toastify";
+import { CountrySelect } from "../../components/country-select.tsx";
+import { PasswordField } from "../../components/form-fields.tsx";
+import { SubmitButton } from "../../components/submit-button.tsx";
+import { track } from "../../lib/analytics.ts";
+import { storeTokenSession } from "../../lib/auth.ts";
+import { errorText } from "../../lib/errors.ts";
+import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
+import { phoneSignUp } from "./api/account-api.ts";
+import { AuthScreen, firstError } from "./auth-screen.tsx";
+import { PhoneField } from "./phone-field.tsx";
+
+/**
+ * Arabic register: phone-number sign-up (POST /api/sign-up), right-to-left. It opens in Arabic unless
+ * the address asks for a language (?lng=en); the language switch still works. Success stores the
+ * token and plays the landing video (/landing-page).
+ */
+export function ArabicRegisterPage() {
+  const { t } = useTranslation("account");
+  const navigate = useNavigate();
+  const [country, setCountry] = useState<string | null>(null);
+  const [phone, setPhone] = useState("");
+  const [password, setPassword] = useState("");
+  const [reminders, setReminders] = useState(true);
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!new URLSearchParams(window.location.search).has("lng") && currentLanguage() !== "ar") void setLanguage("ar");
+  }, []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const next = {
+      country: country ? null : t("validation.selectCountry"),
+      phone: phone.trim() ? null : t("validation.phoneRequired"),
+      password: password ? null : t("validation.passwordRequired"),
+    };
+    setErrors(next);
+    const first = firstError(next);
+    if (first || !country) {
+      if (first) toast.error(first, { toastId: `arabic-register-${first}` });
+      return;
+    }
+    setBusy(true);
+    try {
+      const result = await phoneSignUp({ country, phoneNumber: phone.trim(), password, agreeToReminder: reminders });
+      storeTokenSession(result.token, result.user.id, { refreshToken: result.refreshToken });
+      track("signup", { agreeToReminder: reminders, method: "phone" });
+      toast.success(t("register.success"));
+      navigate("/landing-page");
+    } catch (error) {
+      toast.error(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthScreen
+      title={t("register.title")}
+      heading={t("register.heading")}
+      intro={t("arabicRegister.intro")}
+      footer={
+        <>
+          {t("register.haveAccount")} <Link to="/login">{t("register.login")}</Link>
+        </>
+      }
+    >
+      <form className="auth-form" onSubmit={submit} noValidate>
+        <CountrySelect
+          label={t("fields.country")}
+          value={country}
+          onChange={(code) => {
+            setCountry(code);
+            setErrors((e) => ({ ...e, country: null }));
+          }}
+          error={errors.country}
+        />
+        <PhoneField country={country} value={phone} onChange={setPhone} error={errors.phone} />
+        <PasswordField
+          label={t("fields.password")}
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+        />
+        <label className="checkbox">
+          <input type="checkbox" checked={reminders} onChange={(e) => setReminders(e.target.checked)} />
+          <span>{t("register.reminders")}</span>
+        </label>
+        <SubmitButton busy={busy} className="button--block">
+          {t("register.submit")}
+        </SubmitButton>
+      </form>
+    </AuthScreen>
+  );
+}

@@ -1,0 +1,73 @@
+import { type FormEvent, useState } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "react-toastify";
+import { PasswordField } from "../../components/form-fields.tsx";
+import { useRequireUser } from "../../components/require-user.ts";
+import { SubmitButton } from "../../components/submit-button.tsx";
+import { errorText } from "../../lib/errors.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { changePassword } from "./api/account-api.ts";
+import { AuthScreen, firstError } from "./auth-screen.tsx";
+
+/** Change password: current and new (POST /api/change-password), for a signed-in person. */
+export function ChangePasswordPage() {
+  const { t } = useTranslation("account");
+  const navigate = useNavigate();
+  const signedIn = useRequireUser();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = {
+      current: current ? null : t("validation.passwordRequired"),
+      next: next ? null : t("validation.newPasswordRequired"),
+    };
+    setErrors(found);
+    const first = firstError(found);
+    if (first) {
+      toast.error(first, { toastId: `change-${first}` });
+      return;
+    }
+    setBusy(true);
+    try {
+      await changePassword({ oldPassword: current, newPassword: next });
+      toast.success(t("change.success"));
+      setCurrent("");
+      setNext("");
+      navigate("/");
+    } catch (error) {
+      toast.error(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthScreen title={t("change.title")} heading={t("change.heading")} intro={t("change.intro")} backTo="/">
+      <form className="auth-form" onSubmit={submit} noValidate aria-busy={!signedIn}>
+        <PasswordField
+          label={t("fields.currentPassword")}
+          name="current-password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          error={errors.current}
+        />
+        <PasswordField
+          label={t("fields.newPassword")}
+          name="new-password"
+          autoComplete="new-password"
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          error={errors.next}
+        />
+        <SubmitButton busy={busy} className="button--block">
+          {t("change.submit")}
+        </SubmitButton>
+      </form>
+    </AuthScreen>
+  );
+}

@@ -1,0 +1,114 @@
+import { type FormEvent, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { toast } from "react-toastify";
+import { CountrySelect } from "../../components/country-select.tsx";
+import { PasswordField, TextField } from "../../components/form-fields.tsx";
+import { SubmitButton } from "../../components/submit-button.tsx";
+import { loadSettings, loginIdentifier, rememberPreference, signInWithPassword } from "../../lib/auth.ts";
+import { findCountry, looksLikePhone } from "../../lib/countries.ts";
+import { errorText } from "../../lib/errors.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { AuthScreen, firstError } from "./auth-screen.tsx";
+
+/**
+ * Login with a username or a phone number (read with the selected country's dial code), Remember Me
+ * (the session survives a browser restart only when ticked), then to / with a welcome toast.
+ */
+export function LoginPage() {
+  const { t } = useTranslation("account");
+  const { t: tc } = useTranslation("common");
+  const navigate = useNavigate();
+  const [country, setCountry] = useState<string | null>(null);
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [remember, setRemember] = useState(rememberPreference);
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [busy, setBusy] = useState(false);
+  const isPhone = looksLikePhone(username);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const next = {
+      country: isPhone && !country ? t("validation.selectCountry") : null,
+      username: username.trim() ? null : t("validation.usernameRequired"),
+      password: password ? null : t("validation.passwordRequired"),
+    };
+    setErrors(next);
+    const first = firstError(next);
+    if (first) {
+      toast.error(first, { toastId: `login-${first}` });
+      return;
+    }
+    setBusy(true);
+    try {
+      const settings = await loadSettings();
+      const identifier = loginIdentifier(username, findCountry(country)?.dialCode, settings.usernameEmailDomain);
+      if (!identifier) {
+        setErrors({ username: tc("errors.invalid_phone") });
+        toast.error(tc("errors.invalid_phone"));
+        return;
+      }
+      await signInWithPassword(identifier, password, remember);
+      toast.success(t("login.welcome"));
+      navigate("/");
+    } catch (error) {
+      toast.error(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthScreen
+      title={t("login.title")}
+      heading={t("login.heading")}
+      intro={t("login.intro")}
+      footer={
+        <>
+          {t("login.noAccount")} <Link to="/register">{t("login.register")}</Link>
+        </>
+      }
+    >
+      <form className="auth-form" onSubmit={submit} noValidate>
+        <CountrySelect
+          label={t("fields.country")}
+          value={country}
+          onChange={(code) => {
+            setCountry(code);
+            setErrors((e) => ({ ...e, country: null }));
+          }}
+          error={errors.country}
+        />
+        <TextField
+          label={t("fields.usernameOrPhone")}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          error={errors.username}
+          ltr={isPhone}
+        />
+        <PasswordField
+          label={t("fields.password")}
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+        />
+        <div className="auth-form__row">
+          <label className="checkbox">
+            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+            <span>{t("login.remember")}</span>
+          </label>
+          <Link to="/forgot-password">{t("login.forgot")}</Link>
+        </div>
+        <SubmitButton busy={busy} className="button--block">
+          {t("login.submit")}
+        </SubmitButton>
+      </form>
+    </AuthScreen>
+  );
+}

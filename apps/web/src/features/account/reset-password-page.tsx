@@ -1,0 +1,81 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "react-toastify";
+import { PasswordField } from "../../components/form-fields.tsx";
+import { SubmitButton } from "../../components/submit-button.tsx";
+import { errorText } from "../../lib/errors.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { resetPassword } from "./api/account-api.ts";
+import { AuthScreen, firstError } from "./auth-screen.tsx";
+import { InstructionVideo } from "./instruction-video.tsx";
+import { clearResetFlow, readResetFlow } from "./reset-flow.ts";
+
+/** Reset password: new and confirm (they must match), with the token from the verified code, then /login. */
+export function ResetPasswordPage() {
+  const { t } = useTranslation("account");
+  const navigate = useNavigate();
+  const [flow] = useState(readResetFlow);
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [errors, setErrors] = useState<Record<string, string | null>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!flow.token) {
+      toast.error(t("reset.noToken"), { toastId: "reset-no-token" });
+      navigate("/forgot-password", { replace: true });
+    }
+  }, [flow.token, navigate, t]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const next = {
+      password: password ? null : t("validation.passwordRequired"),
+      confirm: !confirm ? t("validation.confirmRequired") : confirm !== password ? t("validation.mismatch") : null,
+    };
+    setErrors(next);
+    const first = firstError(next);
+    if (first) {
+      toast.error(first, { toastId: `reset-${first}` });
+      return;
+    }
+    setBusy(true);
+    try {
+      await resetPassword({ password, confirmPassword: confirm, token: flow.token ?? "", country: flow.country ?? "" });
+      clearResetFlow();
+      toast.success(t("reset.success"));
+      navigate("/login");
+    } catch (error) {
+      toast.error(errorText(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthScreen title={t("reset.title")} heading={t("reset.heading")} intro={t("reset.intro")} backTo="/login">
+      <form className="auth-form" onSubmit={submit} noValidate>
+        <PasswordField
+          label={t("fields.newPassword")}
+          name="new-password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={errors.password}
+        />
+        <PasswordField
+          label={t("fields.confirmPassword")}
+          name="confirm-password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          error={errors.confirm}
+        />
+        <SubmitButton busy={busy} className="button--block">
+          {t("reset.submit")}
+        </SubmitButton>
+      </form>
+      <InstructionVideo location="Reset Password" label={t("reset.video")} />
+    </AuthScreen>
+  );
+}

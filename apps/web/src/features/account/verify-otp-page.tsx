@@ -1,0 +1,105 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { useNavigate, useParams } from "react-router";
+import { toast } from "react-toastify";
+import { TextField } from "../../components/form-fields.tsx";
+import { SubmitButton } from "../../components/submit-button.tsx";
+import { errorText } from "../../lib/errors.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { sendOtp, verifyOtp } from "./api/account-api.ts";
+import { AuthScreen } from "./auth-screen.tsx";
+import { RESEND_AFTER_SECONDS, readResetFlow, writeResetFlow } from "./reset-flow.ts";
+
+/** Verify OTP (/send-otp/{user-id}): the code, Reset Password, and Re-Send after a countdown. */
+export function VerifyOtpPage() {
+  const { t } = useTranslation("account");
+  const navigate = useNavigate();
+  const { userId: routeUserId = "" } = useParams();
+  const [userId, setUserId] = useState(routeUserId);
+  const [otp, setOtp] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [resending, setResending] = useState(false);
+  const [resendAt, setResendAt] = useState(() => Date.now() + RESEND_AFTER_SECONDS * 1000);
+  const [now, setNow] = useState(() => Date.now());
+  const secondsLeft = Math.max(0, Math.ceil((resendAt - now) / 1000));
+
+  useEffect(() => {
+    if (secondsLeft === 0) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [secondsLeft]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const code = otp.replace(/\s/g, "");
+    if (!code) {
+      setError(t("validation.otpRequired"));
+      toast.error(t("validation.otpRequired"), { toastId: "otp-required" });
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      const { token } = await verifyOtp({ otp: code, user: userId });
+      writeResetFlow({ token, userId });
+      navigate("/reset-password");
+    } catch (err) {
+      toast.error(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const resend = async () => {
+    const flow = readResetFlow();
+    if (!flow.country || !flow.phoneNumber) {
+      navigate("/forgot-password");
+      return;
+    }
+    setResending(true);
+    try {
+      const result = await sendOtp({ country: flow.country, phoneNumber: flow.phoneNumber });
+      const id = result.user;
+      setUserId(id);
+      writeResetFlow({ userId: id });
+      toast.success(t("verify.resent"));
+      setResendAt(Date.now() + RESEND_AFTER_SECONDS * 1000);
+      setNow(Date.now());
+    } catch (err) {
+      toast.error(errorText(err));
+    } finally {
+      setResending(false);
+    }
+  };
+
+  return (
+    <AuthScreen title={t("verify.title")} heading={t("verify.heading")} intro={t("verify.intro")} backTo="/forgot-password">
+      <form className="auth-form" onSubmit={submit} noValidate>
+        <TextField
+          label={t("fields.otp")}
+          name="otp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={8}
+          ltr
+          value={otp}
+          onChange={(e) => setOtp(e.target.value.replace(/[^\d\u0660-\u0669\s]/g, ""))}
+          error={error}
+        />
+        <SubmitButton busy={busy} className="button--block">
+          {t("verify.submit")}
+        </SubmitButton>
+        <p className="auth-form__resend" aria-live="polite">
+          {t("verify.noCode")}{" "}
+          {secondsLeft > 0 ? (
+            <span className="muted">{t("verify.resendIn", { seconds: secondsLeft })}</span>
+          ) : (
+            <button type="button" className="link-button" onClick={resend} disabled={resending}>
+              {t("verify.resend")}
+            </button>
+          )}
+        </p>
+      </form>
+    </AuthScreen>
+  );
+}

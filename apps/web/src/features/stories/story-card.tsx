@@ -1,0 +1,72 @@
+import { publicObjectPath } from "@hikaya/contracts";
+import { Link } from "react-router";
+import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import type { StoryItem } from "./api/stories.ts";
+import { cardLook } from "./journey-rules.ts";
+
+export function storyTitle(story: StoryItem): string {
+  return currentLanguage() === "ar" && story.titleB ? story.titleB : story.title;
+}
+
+export function storySubtitle(story: StoryItem): string {
+  return currentLanguage() === "ar" && story.subtitleB ? story.subtitleB : story.subtitle;
+}
+
+function Badge({ look }: { look: "watched" | "locked" | "other" }) {
+  const { t } = useTranslation("stories");
+  const label = look === "watched" ? t("home.watched") : look === "locked" ? t("home.locked") : t("home.notStarted");
+  const path =
+    look === "watched" ? "M6 12.5l4 4 8-9" : look === "locked" ? "M7 11V8a5 5 0 0 1 10 0v3M6 11h12v9H6z" : "M9 7v10M15 7v10";
+  return (
+    <span className={`story-card__badge story-card__badge--${look}`} role="img" aria-label={label}>
+      <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true">
+        <path d={path} fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+    </span>
+  );
+}
+
+/** Media play points right in both directions, as on every player. */
+function PlayIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+      <path d="M8 5.5v13l11-6.5z" fill="currentColor" />
+    </svg>
+  );
+}
+
+/** A story card whose look follows watchStatus exactly as spec section 4 says. */
+export function StoryCard({ story }: { story: StoryItem }) {
+  const { t } = useTranslation("stories");
+  const look = cardLook(story.watchStatus);
+  const title = storyTitle(story);
+  const showSubtitle = look === "active" || look === "watched";
+  const thumbnail = story.thumbnailUrl || publicObjectPath("thumbnails", story.id);
+  const playLabel = t("home.play", { title });
+
+  return (
+    <li className={`story-card story-card--${look}`} data-status={story.watchStatus ?? "none"}>
+      <div className="story-card__thumb">
+        <img src={thumbnail} alt="" width={88} height={50} loading="lazy" decoding="async" />
+        {look !== "active" && <Badge look={look} />}
+      </div>
+      <div className="story-card__text">
+        <h2 className="story-card__title">{title}</h2>
+        {showSubtitle && <p className="story-card__subtitle">{storySubtitle(story)}</p>}
+      </div>
+      {look === "locked" ? (
+        <span
+          className="story-card__play story-card__play--disabled"
+          role="img"
+          aria-label={`${playLabel} (${t("home.locked")})`}
+        >
+          <PlayIcon />
+        </span>
+      ) : (
+        <Link className="story-card__play" to={`/story/${story.id}`} aria-label={playLabel}>
+          <PlayIcon />
+        </Link>
+      )}
+    </li>
+  );
+}

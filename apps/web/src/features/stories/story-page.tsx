@@ -1,0 +1,188 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { toast } from "react-toastify";
+import { useRequireUser } from "../../components/require-user.ts";
+import { PageSpinner } from "../../components/spinner.tsx";
+import { TitleBar } from "../../components/title-bar.tsx";
+import { track } from "../../lib/analytics.ts";
+import { ApiError } from "../../lib/api-client.ts";
+import { errorText } from "../../lib/errors.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { getUserId } from "../../lib/session.ts";
+import { questionsQuery } from "./api/questions.ts";
+import { type StoryItem, useStory, useWatchStory } from "./api/stories.ts";
+import { type Embed, embedFor, listenForEmbedEnd } from "./embed.ts";
+import { ProblemScreen } from "./problem-screen.tsx";
+import { storySubtitle, storyTitle } from "./story-card.tsx";
+import "./stories.css";
+
+function NativePlayer({ src, label, onEnded }: { src: string; label: string; onEnded: () => void }) {
+  const { t } = useTranslation("stories");
+  const video = useRef<HTMLVideoElement>(null);
+  const [muted, setMuted] = useState(false);
+
+  useEffect(() => {
+    const el = video.current;
+    if (!el) return;
+    el.play().catch(() => {
+      // The browser blocked autoplay with sound: play muted and offer sound.
+      el.muted = true;
+      setMuted(true);
+      void el.play().catch(() => undefined);
+    });
+  }, []);
+
+  return (
+    <div className="player">
+      <video
+        ref={video}
+        className="player__video"
+        src={src}
+        playsInline
+        autoPlay
+        controls
+        preload="auto"
+        controlsList="nodownload"
+        aria-label={label}
+        onEnded={onEnded}
+      />
+      {muted && (
+        <button
+          type="button"
+          className="button button--primary player__unmute"
+          onClick={() => {
+            if (!video.current) return;
+            video.current.muted = false;
+            setMuted(false);
+          }}
+        >
+          {t("story.unmute")}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function EmbeddedPlayer({
+  embed,
+  label,
+  onEnded,
+}: {
+  embed: Exclude<Embed, { kind: "file" }>;
+  label: string;
+  onEnded: () => void;
+}) {
+  const { t } = useTranslation("stories");
+  const frame = useRef<HTMLIFrameElement>(null);
+  const ended = useRef(onEnded);
+  ended.current = onEnded;
+  useEffect(() => {
+    if (!frame.current) return;
+    return listenForEmbedEnd(frame.current, embed, () => ended.current());
+  }, [embed]);
+  return (
+    <div className="player">
+      <div className="player__frame">
+        <iframe
+          ref={frame}
+          src={embed.src}
+          title={label}
+          allow="autoplay; fullscreen; picture-in-picture; encrypted-media"
+          allowFullScreen
+          referrerPolicy="strict-origin-when-cross-origin"
+        />
+      </div>
+      <button type="button" className="button player__done" onClick={onEnded}>
+        {t("story.continue")}
+      </button>
+    </div>
+  );
+}
+
+/**
+ * /story/{id}: the story plays inline; at its end the story is recorded as watched (and the
+ * video_watched event sent), then the person goes on to the story's questions, or back to the list
+ * when the story has none.
+ */
+export function StoryPage() {
+  const { id = "" } = useParams();
+  const { t } = useTranslation("stories");
+  const { t: tc } = useTranslation();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const signedIn = useRequireUser();
+  const story = useStory(id);
+  const watch = useWatchStory();
+  const [failed, setFailed] = useState(false);
+  const finishing = useRef(false);
+
+  const finish = async (s: StoryItem) => {
+    if (finishing.current) return;
+    finishing.current = true;
+    setFailed(false);
+    try {
+      await watch.mutateAsync(s.id);
+    } catch (error) {
+      finishing.current = false;
+      setFailed(true);
+      toast.error(error instanceof ApiError && error.code !== "network" ? errorText(error) : t("story.saveError"));
+      return;
+    }
+    track("video_watched", { videoID: s.id, videoOrder: s.order, user: getUserId() });
+    const questions = await client.fetchQuery(questionsQuery(s.id)).catch(() => []);
+    navigate(questions.length > 0 ? `/questions/${s.id}/${s.order}` : "/", { replace: true });
+  };
+
+  if (!signedIn) return null;
+  if (story.isPending) {
+    return (
+      <main className="screen journey">
+        <TitleBar title={t("story.title")} backTo="/" />
+        <PageSpinner />
+      </main>
+    );
+  }
+  if (story.isError || !story.data) {
+    const error = story.error;
+    const locked =
+      error instanceof ApiError && (error.code === "story_locked" || error.code === "story_out_of_order" || error.status === 403);
+    const missing = error instanceof ApiError && (error.status === 404 || error.status === 400);
+    if (locked) return <ProblemScreen title={t("story.lockedTitle")} body={t("story.lockedBody")} />;
+    if (missing) return <ProblemScreen title={t("story.notFoundTitle")} body={t("story.notFoundBody")} />;
+    return <ProblemScreen title={t("story.title")} body={errorText(error)} />;
+  }
+  const s = story.data;
+  if (s.watchStatus === "Locked" || !s.url) {
+    return <ProblemScreen title={t("story.lockedTitle")} body={t("story.lockedBody")} />;
+  }
+  const title = storyTitle(s);
+  const embed = embedFor(s.url, window.location.origin);
+  const label = t("story.videoLabel", { title });
+
+  return (
+    <main className="screen journey story-screen">
+      <TitleBar title={title} backTo="/" />
+      <div className="story-screen__body">
+        {embed.kind === "file" ? (
+          <NativePlayer src={embed.src} label={label} onEnded={() => void finish(s)} />
+        ) : (
+          <EmbeddedPlayer embed={embed} label={label} onEnded={() => void finish(s)} />
+        )}
+        <div className="story-screen__info">
+          <h2 className="story-screen__title">{title}</h2>
+          {storySubtitle(s) && <p className="story-screen__subtitle">{storySubtitle(s)}</p>}
+        </div>
+        {watch.isPending && <p className="story-screen__status">{tc("loading")}</p>}
+        {failed && (
+          <button type="button" className="button button--primary" onClick={() => void finish(s)}>
+            {tc("actions.retry")}
+          </button>
+        )}
+        <Link to="/" className="visually-hidden">
+          {t("story.backToStories")}
+        </Link>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,83 @@
+/**
+ * The Message Center's live stream (Server-Sent Events). EventSource cannot send headers, so the
+ * access token travels as `?access_token=` (accepted by the stream endpoints only). Every event carries
+ * the message id; after a drop the browser reconnects with Last-Event-ID, and when it gives up (an
+ * expired token, a server restart answering 503) we reconnect ourselves with `?after=<last id>`, so the
+ * server replays exactly what was missed.
+ */
+import type { ChatMessage } from "@hikaya/contracts";
+import { getAccessToken } from "./session.ts";
+
+export type LiveStatus = "connecting" | "live" | "offline";
+
+export interface LiveOptions {
+  /** "/api/messages/stream" (own conversation) or "/api/admin/messages/stream" (all, facilitators). */
+  path: string;
+  /** Extra query parameters (e.g. the facilitators' `conversation`). */
+  params?: Record<string, string>;
+  /** The newest message id the caller already has; null to start from now. */
+  after: string | null;
+  onMessage(message: ChatMessage): void;
+  onStatus?(status: LiveStatus): void;
+  /** Called after every (re)connection once the replay is done. */
+  onReady?(): void;
+}
+
+export function connectLiveMessages(options: LiveOptions): () => void {
+  let lastId = options.after;
+  let source: EventSource | null = null;
+  let timer: number | null = null;
+  let stopped = false;
+  let attempt = 0;
+
+  const open = () => {
+    if (stopped) return;
+    const token = getAccessToken();
+    if (!token) {
+      options.onStatus?.("offline");
+      return;
+    }
+    const params = new URLSearchParams({ ...options.params, access_token: token });
+    if (lastId) params.set("after", lastId);
+    options.onStatus?.("connecting");
+    const es = new EventSource(`${options.path}?${params}`);
+    source = es;
+    es.addEventListener("message", (event) => {
+      const message = JSON.parse((event as MessageEvent<string>).data) as ChatMessage;
+      if (!lastId || Number(message._id) > Number(lastId)) lastId = message._id;
+      options.onMessage(message);
+    });
+    es.addEventListener("ready", () => {
+      attempt = 0;
+      options.onStatus?.("live");
+      options.onReady?.();
+    });
+    es.addEventListener("error", () => {
+      if (stopped) return;
+      options.onStatus?.(es.readyState === EventSource.CLOSED ? "offline" : "connecting");
+      if (es.readyState === EventSource.CLOSED) {
+        es.close();
+        const delay = Math.min(1000 * 2 ** attempt, 15_000);
+        attempt++;
+        timer = window.setTimeout(open, delay);
+      }
+    });
+  };
+
+  const onOnline = () => {
+    if (source?.readyState === EventSource.CLOSED) {
+      if (timer) window.clearTimeout(timer);
+      attempt = 0;
+      open();
+    }
+  };
+  window.addEventListener("online", onOnline);
+  open();
+
+  return () => {
+    stopped = true;
+    window.removeEventListener("online", onOnline);
+    if (timer) window.clearTimeout(timer);
+    source?.close();
+  };
+}

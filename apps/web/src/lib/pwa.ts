@@ -1,0 +1,54 @@
+/// <reference types="vite-plugin-pwa/client" />
+/**
+ * Install as an app: registers the service worker (vite-plugin-pwa), holds the browser's install
+ * prompt until the person taps "Add to Home Screen", and points the manifest link at the manifest of
+ * the current language. Imported once from main.tsx so the prompt event is never missed.
+ */
+import { registerSW } from "virtual:pwa-register";
+import { currentLanguage, i18n } from "./i18n.ts";
+
+interface BeforeInstallPromptEvent extends Event {
+  prompt(): Promise<void>;
+  userChoice: Promise<{ outcome: "accepted" | "dismissed" }>;
+}
+
+let heldPrompt: BeforeInstallPromptEvent | null = null;
+
+if (typeof window !== "undefined") {
+  window.addEventListener("beforeinstallprompt", (event) => {
+    event.preventDefault();
+    heldPrompt = event as BeforeInstallPromptEvent;
+  });
+  window.addEventListener("appinstalled", () => {
+    heldPrompt = null;
+  });
+}
+
+export function canPromptInstall(): boolean {
+  return heldPrompt !== null;
+}
+
+/** Shows the held install prompt; "unsupported" when the browser never offered one. */
+export async function promptInstall(): Promise<"accepted" | "dismissed" | "unsupported"> {
+  const event = heldPrompt;
+  if (!event) return "unsupported";
+  heldPrompt = null; // a prompt can be shown only once
+  await event.prompt();
+  const choice = await event.userChoice;
+  return choice.outcome;
+}
+
+function applyManifest(language: string) {
+  const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+  if (!link) return;
+  const href = language.startsWith("ar") ? "/manifest-ar.webmanifest" : "/manifest.webmanifest";
+  if (link.getAttribute("href") !== href) link.setAttribute("href", href);
+}
+
+export function startPwa() {
+  applyManifest(currentLanguage());
+  i18n.on("languageChanged", applyManifest);
+  if ("serviceWorker" in navigator && import.meta.env.PROD) {
+    registerSW({ immediate: true });
+  }
+}

@@ -1,0 +1,190 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type APIRequestContext, type Browser, type BrowserContext, expect, type Locator, type Page } from "@playwright/test";
+import arInbox from "../../apps/web/src/locales/ar/inbox.json" with { type: "json" };
+import arMessages from "../../apps/web/src/locales/ar/messages.json" with { type: "json" };
+import enInbox from "../../apps/web/src/locales/en/inbox.json" with { type: "json" };
+import enMessages from "../../apps/web/src/locales/en/messages.json" with { type: "json" };
+import type { Lang } from "../support/fixtures.ts";
+import { E2E_ADMIN } from "../support/global-setup.ts";
+
+export const MESSAGE_STRINGS = { en: enMessages, ar: arMessages } as const;
+export const INBOX_STRINGS = { en: enInbox, ar: arInbox } as const;
+
+export interface ChatUser {
+  token: string;
+  userId: string;
+  phone: string;
+}
+
+export interface ApiMessage {
+  _id: string;
+  from: string;
+  messageType: "text" | "audio";
+  message: string;
+  senderRole: "user" | "facilitator";
+}
+
+/** A new person through the phone sign-up API, optionally with a complete profile. */
+export async function createChatUser(request: APIRequestContext, baseURL = "", profile = true): Promise<ChatUser> {
+  const phone = `78${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+  const res = await request.post(`${baseURL}/api/sign-up`, {
+    data: { country: "+962", phoneNumber: phone, password: "message-pass-1", agreeToReminder: true },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const body = (await res.json()) as { token: string; user: { id: string } };
+  const user = { token: body.token, userId: body.user.id, phone };
+  if (profile) {
+    const update = await request.post(`${baseURL}/api/profile/update`, {
+      headers: { authorization: `Bearer ${user.token}` },
+      multipart: { name: "Layla Haddad", city: "Amman", gender: "Female", ageGroup: "31-50" },
+    });
+    expect(update.status(), await update.text()).toBe(200);
+  }
+  return user;
+}
+
+/** The facilitator admin's session from /auth/v1/token (apikey = the anon key of /api/settings). */
+export async function facilitatorSession(request: APIRequestContext, baseURL = ""): Promise<{ token: string; userId: string }> {
+  const settings = (await (await request.get(`${baseURL}/api/settings`)).json()) as { anonKey: string };
+  const res = await request.post(`${baseURL}/auth/v1/token?grant_type=password`, {
+    headers: { apikey: settings.anonKey },
+    data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const body = (await res.json()) as { access_token: string; user: { id: string } };
+  return { token: body.access_token, userId: body.user.id };
+}
+
+/** Stores a session where lib/session.ts reads it, and the language, before any page script runs. */
+export async function storeSession(target: Page | BrowserContext, session: { token: string; userId: string }, lang: Lang) {
+  await target.addInitScript(
+    ({ token, userId, lang }) => {
+      localStorage.setItem("token", token);
+      localStorage.setItem("userId", userId);
+      localStorage.setItem("i18nextLng", lang);
+    },
+    { ...session, lang },
+  );
+}
+
+/** A second browser context sized like a laptop, for the console. */
+export async function consoleContext(browser: Browser, baseURL: string, lang: Lang): Promise<BrowserContext> {
+  return browser.newContext({
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    locale: lang === "ar" ? "ar" : "en-US",
+    permissions: ["microphone"],
+  });
+}
+
+export async function listMessages(request: APIRequestContext, user: ChatUser, baseURL = ""): Promise<ApiMessage[]> {
+  const res = await request.post(`${baseURL}/api/messages`, {
+    headers: { authorization: `Bearer ${user.token}` },
+    data: { limit: 200 },
+  });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { data: { messages: ApiMessage[] } }).data.messages;
+}
+
+export async function replyAsFacilitator(request: APIRequestContext, token: string, userId: string, text: string, baseURL = "") {
+  const res = await request.post(`${baseURL}/api/admin/conversations/${userId}/messages`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { message: text, messageType: "text" },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Page object for one chat surface: the family's /chats or a conversation in the console inbox. */
+export class ChatPane {
+  readonly page: Page;
+  readonly s: typeof enMessages;
+  readonly root: Locator;
+
+  constructor(page: Page, lang: Lang, root?: Locator) {
+    this.page = page;
+    this.s = MESSAGE_STRINGS[lang] as typeof enMessages;
+    this.root = root ?? page.locator("body");
+  }
+
+  get input() {
+    return this.root.getByRole("textbox", { name: this.s.placeholder });
+  }
+
+  get list() {
+    return this.root.locator("ul.chat-list");
+  }
+
+  bubble(text: string) {
+    return this.list.locator("li.bubble-row", { hasText: text });
+  }
+
+  get voiceNotes() {
+    return this.list.getByRole("button", { name: new RegExp(`${this.s.play}: ${this.s.voiceMessage}`) });
+  }
+
+  async sendText(text: string) {
+    await this.input.fill(text);
+    await this.root.getByRole("button", { name: this.s.send }).click();
+  }
+
+  /** Holds the microphone (Chromium's fake device feeds it a tone), releases it, then sends the take. */
+  async recordAndSend(ms = 1500, whileRecording?: () => Promise<void>, beforeSend?: () => Promise<void>) {
+    const mic = this.root.getByRole("button", { name: this.s.holdToRecord });
+    await mic.hover();
+    await this.page.mouse.down();
+    await expect(this.root.locator("output.composer__recording")).toBeVisible();
+    await this.page.waitForTimeout(ms);
+    await whileRecording?.();
+    await this.page.mouse.up();
+    await expect(this.root.getByRole("button", { name: this.s.discard })).toBeVisible();
+    await beforeSend?.();
+    await this.root.getByRole("button", { name: this.s.send }).click();
+  }
+}
+
+/**
+ * A tiny reverse proxy on a fixed port: the browser keeps one origin while the server behind it is
+ * killed and started again on another port, as behind a load balancer. Streams responses (SSE).
+ */
+export async function startProxy(): Promise<{ url: string; setTarget(url: string | null): void; close(): Promise<void> }> {
+  let target: URL | null = null;
+  const server: Server = createServer((req, res) => {
+    if (!target) {
+      res.writeHead(502).end("backend down");
+      return;
+    }
+    const upstream = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: target.host },
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        up.on("error", () => res.destroy());
+      },
+    );
+    upstream.on("error", () => {
+      if (!res.headersSent) res.writeHead(502).end("backend down");
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    setTarget(url) {
+      target = url ? new URL(url) : null;
+    },
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}

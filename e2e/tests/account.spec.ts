@@ -1,0 +1,592 @@
+import {
+  AccountPages,
+  createPhoneAccount,
+  dismissToasts,
+  expectAccessible,
+  jordanPhone,
+  latestOtp,
+  toast,
+  toJordanE164,
+  unique,
+} from "../pages/account.ts";
+import { expect, test } from "../support/fixtures.ts";
+
+// No region in the browser language and a neutral time zone: nothing pre-selects a country unless a
+// test asks for it, so 'Select country' can be checked.
+test.use({ locale: "en", timezoneId: "UTC" });
+
+test.describe("register (English)", () => {
+  test("validates, signs up, creates the user and lands on the stories", async ({ page, lang, shot }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    await page.goto("/register?fromLandingPage=1");
+    await p.expectRtl();
+    await expect(page.getByRole("heading", { name: t.register.heading })).toBeVisible();
+    await expect(page.getByRole("checkbox", { name: t.register.reminders })).toBeChecked();
+    const terms = page.getByRole("link", { name: t.links.terms });
+    await expect(terms).toHaveAttribute("target", "_blank");
+    await expect(terms).toHaveAttribute("href", "/termandcondtion");
+    await expect(page.getByRole("link", { name: t.links.privacy })).toHaveAttribute("target", "_blank");
+    await expect(page.getByRole("link", { name: t.register.login })).toHaveAttribute("href", "/login");
+    // The country flag is an SVG from the server, not an emoji.
+    await shot("register");
+    await expectAccessible(page, "register");
+
+    await p.button(t.register.submit).click();
+    await p.expectToast(t.validation.selectCountry);
+    await p.country.expectInvalid();
+    await p.expectFieldError(t.validation.usernameRequired);
+    await p.expectFieldError(t.validation.passwordRequired);
+    await shot("register-errors");
+    await expectAccessible(page, "register with errors");
+
+    // Password show/hide.
+    await p.password.fill("secret-1");
+    await expect(p.password).toHaveAttribute("type", "password");
+    await page.getByRole("button", { name: p.t.common.password.show }).click();
+    await expect(p.password).toHaveAttribute("type", "text");
+    await page.getByRole("button", { name: p.t.common.password.hide }).click();
+
+    const username = unique("reg");
+    let createUserBody: Record<string, unknown> | undefined;
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/users") && r.method() === "POST") createUserBody = r.postDataJSON();
+    });
+    await dismissToasts(page);
+    await p.register(username, "secret-123");
+    await p.expectToast(t.register.success);
+    await expect(page).toHaveURL(/\/$/);
+    expect(createUserBody).toMatchObject({ countryCode: "JO", name: username, fromLandingPage: true });
+    const stored = await page.evaluate(() => ({ token: localStorage.getItem("token"), userId: localStorage.getItem("userId") }));
+    expect(stored.token).toBeTruthy();
+    expect(stored.userId).toBe(createUserBody?.id);
+  });
+
+  test("shows the server's 'already registered' in the person's language and keeps the form", async ({ page, lang, request }) => {
+    const p = new AccountPages(page, lang);
+    const username = unique("dup");
+    const settings = (await (await request.get("/api/settings")).json()) as { anonKey: string; usernameEmailDomain: string };
+    const res = await request.post("/auth/v1/signup", {
+      headers: { apikey: settings.anonKey },
+      data: { email: `${username}@${settings.usernameEmailDomain}`, password: "secret-123" },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+
+    await page.goto("/register");
+    await p.register(username, "secret-123");
+    await p.expectToast(p.t.common.errors.user_already_exists);
+    await expect(page).toHaveURL(/\/register$/);
+    await expect(p.username).toHaveValue(username);
+    await expect(p.password).toHaveValue("secret-123");
+
+    await dismissToasts(page);
+    await p.username.fill(unique("weak"));
+    await p.password.fill("123");
+    await p.button(p.t.account.register.submit).click();
+    await p.expectToast(p.t.common.errors.weak_password);
+  });
+});
+
+test.describe("country dropdown", () => {
+  test("pins Jordan, Palestine and Israel (and the US in English), searches in both languages, works by keyboard", async ({
+    page,
+    lang,
+    shot,
+  }) => {
+    const p = new AccountPages(page, lang);
+    await page.goto("/register");
+    await p.country.trigger.focus();
+    await page.keyboard.press("ArrowDown");
+    const list = page.getByRole("listbox");
+    await expect(list).toBeVisible();
+    const box = await list.boundingBox();
+    expect(box?.height).toBeLessThanOrEqual(341);
+    expect(box?.height).toBeGreaterThan(300);
+    const options = page.getByRole("option");
+    const first = await options.evaluateAll((els) => els.slice(0, 4).map((e) => e.textContent ?? ""));
+    if (lang === "en") {
+      expect(first[0]).toContain("Jordan");
+      expect(first[1]).toContain("Palestine");
+      expect(first[2]).toContain("Israel");
+      expect(first[3]).toContain("United States");
+    } else {
+      expect(first[0]).toContain("الأردن");
+      expect(first[1]).toContain("فلسطين");
+      expect(first[2]).toContain("إسرائيل");
+      expect(first[3]).not.toContain("الولايات المتحدة");
+    }
+    expect(await options.count()).toBeGreaterThan(190);
+    // Flags are SVG images served by the app.
+    const flag = options.first().locator("img");
+    await expect(flag).toHaveAttribute("src", "/api/flags/JO.svg");
+    await expect.poll(() => flag.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await shot("country-dropdown");
+    await expectAccessible(page, "country dropdown");
+
+    const search = page.getByRole("combobox");
+    await search.fill(lang === "ar" ? "فلس" : "pales");
+    await expect(options).toHaveCount(1);
+    await search.press("Enter");
+    await expect(list).toBeHidden();
+    await expect(p.country.trigger).toContainText(lang === "ar" ? "فلسطين" : "Palestine");
+    await expect(p.country.trigger).toContainText("+970");
+    await expect(p.country.trigger).toBeFocused();
+
+    // Arrow keys move the active option; Escape closes without choosing.
+    await page.keyboard.press("ArrowDown");
+    await page.getByRole("combobox").press("ArrowDown");
+    await expect(page.getByRole("combobox")).toHaveAttribute("aria-activedescendant", /option-\d+/);
+    await page.getByRole("combobox").press("Escape");
+    await expect(list).toBeHidden();
+    await expect(p.country.trigger).toContainText("+970");
+  });
+
+  test("is pre-selected from the CDN's country header without blocking the form", async ({ browser, lang, baseURL }) => {
+    const context = await browser.newContext({ baseURL, extraHTTPHeaders: { "cf-ipcountry": "PS" }, locale: "en" });
+    await context.addInitScript((l) => localStorage.setItem("i18nextLng", l), lang);
+    const page = await context.newPage();
+    const p = new AccountPages(page, lang);
+    await page.goto("/login");
+    await expect(p.country.trigger).toContainText(lang === "ar" ? "فلسطين" : "Palestine");
+    await context.close();
+  });
+
+  test("falls back to the browser's time zone", async ({ browser, lang, baseURL }) => {
+    const context = await browser.newContext({ baseURL, timezoneId: "Asia/Amman", locale: "en" });
+    await context.addInitScript((l) => localStorage.setItem("i18nextLng", l), lang);
+    const page = await context.newPage();
+    const p = new AccountPages(page, lang);
+    await page.goto("/forgot-password");
+    await expect(p.country.trigger).toContainText(lang === "ar" ? "الأردن" : "Jordan");
+    await expect(page.getByText("+962 7 9012 3456")).toBeVisible();
+    await context.close();
+  });
+});
+
+test.describe("login", () => {
+  test("by username: validation, wrong password, network failure, 429, then welcome", async ({ page, lang, request, shot }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    const username = unique("log");
+    const settings = (await (await request.get("/api/settings")).json()) as { anonKey: string; usernameEmailDomain: string };
+    await request.post("/auth/v1/signup", {
+      headers: { apikey: settings.anonKey },
+      data: { email: `${username}@${settings.usernameEmailDomain}`, password: "secret-123" },
+    });
+
+    await page.goto("/login");
+    await p.expectRtl();
+    await expect(page.getByRole("link", { name: t.login.forgot })).toHaveAttribute("href", "/forgot-password");
+    await expect(page.getByRole("link", { name: t.login.register })).toHaveAttribute("href", "/register");
+    await expect(page.getByRole("checkbox", { name: t.login.remember })).toBeChecked();
+    await shot("login");
+    await expectAccessible(page, "login");
+
+    await p.button(t.login.submit).click();
+    await p.expectToast(t.validation.usernameRequired);
+    await p.expectFieldError(t.validation.passwordRequired);
+    await shot("login-errors");
+
+    const userField = p.field(t.fields.usernameOrPhone);
+    await userField.fill(username);
+    await p.password.fill("wrong-password");
+    await dismissToasts(page);
+    await p.button(t.login.submit).click();
+    await p.expectToast(p.t.common.errors.invalid_credentials);
+    await expect(userField).toHaveValue(username);
+    await expect(p.password).toHaveValue("wrong-password");
+
+    // Offline: a clear toast, nothing lost.
+    await dismissToasts(page);
+    await page.route("**/auth/v1/token**", (route) => route.abort("internetdisconnected"));
+    await p.button(t.login.submit).click();
+    await p.expectToast(p.t.common.errors.network);
+    await expect(userField).toHaveValue(username);
+    await page.unroute("**/auth/v1/token**");
+
+    // Too many attempts (429).
+    await dismissToasts(page);
+    await page.route("**/auth/v1/token**", (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: "application/json",
+        body: JSON.stringify({ code: 429, error_code: "over_request_rate_limit", msg: "Request rate limit reached" }),
+      }),
+    );
+    await p.button(t.login.submit).click();
+    await p.expectToast(p.t.common.errors.rate_limited);
+    await expect(p.password).toHaveValue("wrong-password");
+    await page.unroute("**/auth/v1/token**");
+
+    await dismissToasts(page);
+    await page.getByRole("checkbox", { name: t.login.remember }).uncheck();
+    await p.password.fill("secret-123");
+    await p.button(t.login.submit).click();
+    await p.expectToast(t.login.welcome);
+    await expect(page).toHaveURL(/\/$/);
+    // Without Remember Me the session ends with the browser: sessionStorage only.
+    const where = await page.evaluate(() => ({
+      local: localStorage.getItem("token"),
+      session: sessionStorage.getItem("token"),
+    }));
+    expect(where.local).toBeNull();
+    expect(where.session).toBeTruthy();
+  });
+
+  test("by phone number, read with the selected country's dial code", async ({ page, lang, request }) => {
+    const p = new AccountPages(page, lang);
+    const account = await createPhoneAccount(request, "phone-pass-1");
+    await page.goto("/login");
+    await p.country.choose(lang === "ar" ? "الأردن" : "Jordan", lang === "ar" ? "الأردن" : "Jordan");
+    await p.field(p.t.account.fields.usernameOrPhone).fill(account.national);
+    await p.password.fill("phone-pass-1");
+    await p.button(p.t.account.login.submit).click();
+    await p.expectToast(p.t.account.login.welcome);
+    await expect(page).toHaveURL(/\/$/);
+    expect(await page.evaluate(() => localStorage.getItem("userId"))).toBe(account.userId);
+  });
+});
+
+test.describe("arabic register", () => {
+  test("phone sign-up stores the token and plays the landing video", async ({ page, lang, shot }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    // It opens in Arabic unless the address asks for a language.
+    await page.goto(lang === "ar" ? "/arabic-register" : "/arabic-register?lng=en");
+    await p.expectRtl();
+    await shot("arabic-register");
+    await expectAccessible(page, "arabic-register");
+
+    await p.button(t.register.submit).click();
+    await p.expectToast(t.validation.selectCountry);
+    await p.country.expectInvalid();
+    await p.expectFieldError(t.validation.phoneRequired);
+    await p.expectFieldError(t.validation.passwordRequired);
+    await shot("arabic-register-errors");
+
+    await p.country.choose("962", lang === "ar" ? "الأردن" : "Jordan");
+    const national = jordanPhone();
+    await p.phone.fill(national);
+    await p.password.fill("phone-pass-1");
+    await dismissToasts(page);
+    await p.button(t.register.submit).click();
+    await expect(page).toHaveURL(/\/landing-page$/);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
+  });
+
+  test("opens in Arabic from an English browser", async ({ page }) => {
+    await page.goto("/arabic-register");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  });
+});
+
+test.describe("forgot password", () => {
+  test("the whole flow: send OTP, wrong code, re-send, verify, mismatch, reset, log in", async ({
+    page,
+    lang,
+    request,
+    shot,
+  }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    const account = await createPhoneAccount(request, "old-pass-1");
+    await page.clock.install();
+
+    await page.goto("/forgot-password");
+    await p.expectRtl();
+    await shot("forgot-password");
+    await expectAccessible(page, "forgot-password");
+    await p.button(t.forgot.submit).click();
+    await p.expectToast(t.validation.selectCountry);
+    await p.country.expectInvalid();
+    await p.expectFieldError(t.validation.phoneRequired);
+
+    await p.country.choose("Jordan", lang === "ar" ? "الأردن" : "Jordan");
+    await p.phone.fill(account.national);
+    await dismissToasts(page);
+    await p.button(t.forgot.submit).click();
+    await expect(page).toHaveURL(new RegExp(`/send-otp/${account.userId}$`));
+    await expect(page.getByText(t.verify.resendIn.replace("{{seconds}}", "60"))).toBeVisible();
+    await shot("verify-otp");
+    await expectAccessible(page, "verify-otp");
+
+    const otpField = p.field(t.fields.otp);
+    await dismissToasts(page);
+    await p.button(t.verify.submit).click();
+    await p.expectToast(t.validation.otpRequired);
+
+    const first = await latestOtp(request, account.e164);
+    const wrong = first === "000000" ? "111111" : "000000";
+    await otpField.fill(wrong);
+    await dismissToasts(page);
+    await p.button(t.verify.submit).click();
+    await expect(toast(page, /./).first()).toBeVisible();
+    await expect(otpField).toHaveValue(wrong);
+    await expect(page).toHaveURL(/\/send-otp\//);
+
+    // Re-Send after the countdown.
+    await page.clock.fastForward(61_000);
+    await dismissToasts(page);
+    await p.button(t.verify.resend).click();
+    await p.expectToast(t.verify.resent);
+    const second = await latestOtp(request, account.e164, first);
+
+    await otpField.fill(second);
+    await p.button(t.verify.submit).click();
+    await expect(page).toHaveURL(/\/reset-password$/);
+    await shot("reset-password");
+    await expectAccessible(page, "reset-password");
+
+    const newPassword = p.field(t.fields.newPassword);
+    const confirm = p.field(t.fields.confirmPassword);
+    await dismissToasts(page);
+    await p.button(t.reset.submit).click();
+    await p.expectToast(t.validation.passwordRequired);
+    await p.expectFieldError(t.validation.confirmRequired);
+    await newPassword.fill("new-pass-1");
+    await confirm.fill("new-pass-2");
+    await dismissToasts(page);
+    await p.button(t.reset.submit).click();
+    await p.expectToast(t.validation.mismatch);
+    await shot("reset-password-errors");
+    await confirm.fill("new-pass-1");
+    await dismissToasts(page);
+    await p.button(t.reset.submit).click();
+    await p.expectToast(t.reset.success);
+    await expect(page).toHaveURL(/\/login$/);
+
+    const login = await request.post("/api/sign-up", {
+      data: { country: "JO", phoneNumber: account.national, password: "x-anything" },
+    });
+    expect(login.status()).toBe(422); // still the same account
+    const settings = (await (await request.get("/api/settings")).json()) as { anonKey: string };
+    const token = await request.post("/auth/v1/token?grant_type=password", {
+      headers: { apikey: settings.anonKey },
+      data: { phone: toJordanE164(account.national), password: "new-pass-1" },
+    });
+    expect(token.status(), await token.text()).toBe(200);
+  });
+
+  test("an expired or used reset token says so and keeps the passwords typed", async ({ page, lang }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    await page.addInitScript(() =>
+      sessionStorage.setItem("passwordReset", JSON.stringify({ token: "expired-token", country: "JO" })),
+    );
+    await page.goto("/reset-password");
+    await p.field(t.fields.newPassword).fill("new-pass-1");
+    await p.field(t.fields.confirmPassword).fill("new-pass-1");
+    await p.button(t.reset.submit).click();
+    await expect(toast(page, /./).first()).toBeVisible();
+    await expect(page).toHaveURL(/\/reset-password$/);
+    await expect(p.field(t.fields.newPassword)).toHaveValue("new-pass-1");
+  });
+});
+
+test.describe("signed-in account screens", () => {
+  test("change password and edit profile", async ({ page, lang, request, shot }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    const account = await createPhoneAccount(request, "change-pass-1");
+    await page.addInitScript(
+      ({ token, userId }) => {
+        localStorage.setItem("token", token);
+        localStorage.setItem("userId", userId);
+      },
+      { token: account.token, userId: account.userId },
+    );
+
+    await page.goto("/change-password");
+    await p.expectRtl();
+    await shot("change-password");
+    await expectAccessible(page, "change-password");
+    await p.button(t.change.submit).click();
+    await p.expectToast(t.validation.passwordRequired);
+    await p.expectFieldError(t.validation.newPasswordRequired);
+    await p.field(t.fields.currentPassword).fill("not-my-password");
+    await p.field(t.fields.newPassword).fill("change-pass-2");
+    await dismissToasts(page);
+    await p.button(t.change.submit).click();
+    await expect(toast(page, /./).first()).toBeVisible();
+    await expect(p.field(t.fields.currentPassword)).toHaveValue("not-my-password");
+    await p.field(t.fields.currentPassword).fill("change-pass-1");
+    await dismissToasts(page);
+    await p.button(t.change.submit).click();
+    await p.expectToast(t.change.success);
+
+    await page.goto("/edit-profile");
+    await expect(p.country.trigger).toContainText(lang === "ar" ? "الأردن" : "Jordan");
+    await shot("edit-profile");
+    await expectAccessible(page, "edit-profile");
+    await dismissToasts(page);
+    await p.button(t.edit.submit).click();
+    await p.expectToast(t.edit.nothing);
+    await p.field(t.fields.newPassword).fill("change-pass-3");
+    await dismissToasts(page);
+    await p.button(t.edit.submit).click();
+    await p.expectToast(t.validation.currentPasswordRequired);
+    await p.field(t.fields.newPassword).fill("");
+    const newPhone = jordanPhone();
+    await page.getByLabel(new RegExp(`^${t.fields.phone}`)).fill(newPhone);
+    let body: Record<string, unknown> | undefined;
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/users") && r.method() === "POST") body = r.postDataJSON();
+    });
+    await dismissToasts(page);
+    await p.button(t.edit.submit).click();
+    await p.expectToast(t.edit.success);
+    expect(body).toEqual({ id: account.userId, phoneNumber: newPhone, countryCode: "JO" });
+  });
+
+  test("signed-out visitors are sent to /login with 'Please log in.'", async ({ page, lang }) => {
+    const p = new AccountPages(page, lang);
+    await page.goto("/change-password");
+    await expect(page).toHaveURL(/\/login$/);
+    await p.expectToast(p.t.stories.menu.pleaseLogIn);
+  });
+});
+
+test.describe("information screens", () => {
+  test("whatsapp opt-in stores the choice", async ({ page, lang, shot }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.info.whatsapp;
+    await page.goto("/whatsapp-otp");
+    await p.expectRtl();
+    await expect(page.getByRole("heading", { name: t.question })).toBeVisible();
+    await shot("whatsapp-otp");
+    await expectAccessible(page, "whatsapp-otp");
+    await page.getByRole("button", { name: t.yes, exact: true }).click();
+    await p.expectToast(t.savedYes);
+    expect(await page.evaluate(() => localStorage.getItem("whatsappOptIn"))).toBe("yes");
+    await expect(page.getByRole("button", { name: t.yes, exact: true })).toHaveAttribute("aria-pressed", "true");
+    await page.getByRole("button", { name: t.no, exact: true }).click();
+    expect(await page.evaluate(() => localStorage.getItem("whatsappOptIn"))).toBe("no");
+    await page.reload();
+    await expect(page.getByRole("button", { name: t.no, exact: true })).toHaveAttribute("aria-pressed", "true");
+  });
+
+  test("message-now offers the Message Center and the stories", async ({ page, lang, shot }) => {
+    const p = new AccountPages(page, lang);
+    await page.goto("/message-now");
+    await p.expectRtl();
+    await expect(page.getByRole("link", { name: p.t.info.messageNow.messageNow })).toHaveAttribute("href", "/user-home");
+    await expect(page.getByRole("link", { name: p.t.info.common.goToStories })).toHaveAttribute("href", "/");
+    await shot("message-now");
+    await expectAccessible(page, "message-now");
+  });
+
+  test("contact: validation, success, and a failed submission keeping the text", async ({ page, lang, shot }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.info.contact;
+    await page.goto("/contact");
+    await p.expectRtl();
+    await expect(page.getByLabel(t.gender)).toHaveValue("Not specified");
+    await shot("contact");
+    await expectAccessible(page, "contact");
+
+    await p.button(t.submit).click();
+    await p.expectToast(t.required);
+    await shot("contact-errors");
+
+    await page.getByLabel(t.name, { exact: true }).fill("Sara");
+    await page.getByLabel(t.message, { exact: true }).fill("Hello from the tests");
+    await page.getByLabel(t.city, { exact: true }).fill("Amman");
+    await page.getByLabel(t.phone, { exact: true }).fill("0790000000");
+
+    await page.route("**/api/contactSubmission", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"code":"internal_error","message":"x"}' }),
+    );
+    await dismissToasts(page);
+    await p.button(t.submit).click();
+    await p.expectToast(t.failed.replace("{{message}}", p.t.common.errors.internal_error));
+    await expect(page.getByLabel(t.message, { exact: true })).toHaveValue("Hello from the tests");
+    await page.unroute("**/api/contactSubmission");
+
+    let body: Record<string, unknown> | undefined;
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/contactSubmission")) body = r.postDataJSON();
+    });
+    await dismissToasts(page);
+    await p.button(t.submit).click();
+    await p.expectToast(t.success);
+    expect(body).toMatchObject({ name: "Sara", message: "Hello from the tests", city: "Amman", gender: "Not specified" });
+    await expect(page.getByLabel(t.message, { exact: true })).toHaveValue("");
+  });
+
+  for (const [path, name, key] of [
+    ["/termandcondtion", "terms", "terms"],
+    ["/privacypolicy", "privacy", "privacy"],
+  ] as const) {
+    test(`${name}: the PDF drawn on canvases, with a download link`, async ({ page, lang, shot }) => {
+      const p = new AccountPages(page, lang);
+      await page.goto(path);
+      await p.expectRtl();
+      await expect(page.getByRole("heading", { name: p.t.info.documents[key] })).toBeVisible();
+      await expect(page.getByRole("link", { name: p.t.info.documents.download })).toHaveAttribute("href", /\.pdf$/);
+      await expect(page.locator(".pdf-viewer[data-rendered]")).toBeVisible({ timeout: 20_000 });
+      const painted = await page
+        .locator("canvas.pdf-viewer__page")
+        .first()
+        .evaluate((c: HTMLCanvasElement) => {
+          const ctx = c.getContext("2d");
+          if (!ctx) return 0;
+          const data = ctx.getImageData(0, 0, c.width, Math.min(c.height, 400)).data;
+          let dark = 0;
+          for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128) dark++;
+          return dark;
+        });
+      expect(painted).toBeGreaterThan(50);
+      // pdf.js places glyphs itself; a right-to-left canvas would scramble them.
+      expect(await page.locator(".pdf-viewer").evaluate((el) => getComputedStyle(el).direction)).toBe("ltr");
+      await shot(name === "terms" ? "termandcondtion" : "privacypolicy");
+      await expectAccessible(page, name);
+    });
+  }
+
+  test("maintenance page", async ({ page, lang, shot }) => {
+    const p = new AccountPages(page, lang);
+    await page.goto("/maintenance");
+    await expect(page.getByRole("heading", { name: p.t.common.maintenance.title })).toBeVisible();
+    await shot("maintenance");
+    await expectAccessible(page, "maintenance");
+  });
+});
+
+test.describe("characters", () => {
+  for (const path of ["/character", "/arabic-character"] as const) {
+    test(`${path}: audio bars with waveforms, auto-advance, play/pause, then on to /login`, async ({ page, lang, shot }) => {
+      const p = new AccountPages(page, lang);
+      const t = p.t.characters;
+      await page.goto(path === "/arabic-character" && lang === "en" ? `${path}?lng=en` : path);
+      await p.expectRtl();
+      const bars = page.locator(".audio-bar");
+      await expect(bars.first()).toBeVisible();
+      const count = await bars.count();
+      expect(count).toBeGreaterThan(1);
+      await expect(bars.first().locator(".audio-bar__wave[data-ready]")).toBeVisible({ timeout: 15_000 });
+      await expect(bars.nth(0)).toHaveClass(/audio-bar--highlighted/);
+      await expect(bars.nth(1)).toHaveClass(/audio-bar--highlighted/, { timeout: 5000 });
+      await shot(path === "/character" ? "character" : "arabic-character");
+      await expectAccessible(page, path);
+
+      const lastToggle = bars.nth(count - 1).getByRole("button");
+      await lastToggle.click();
+      await expect(lastToggle).toHaveAttribute("aria-pressed", "true");
+      await expect(bars.nth(count - 1)).toHaveClass(/audio-bar--highlighted/);
+      await lastToggle.click();
+      await expect(lastToggle).toHaveAttribute("aria-pressed", "false");
+      await expect(lastToggle).toHaveAccessibleName(
+        t.play.replace(
+          "{{name}}",
+          (await bars
+            .nth(count - 1)
+            .locator(".audio-bar__name")
+            .textContent()) ?? "",
+        ),
+      );
+      // Finishing the last answer leads on: a visitor goes to /login.
+      await lastToggle.click();
+      await expect(page).toHaveURL(/\/login$/, { timeout: 40_000 });
+    });
+  }
+});

@@ -1,0 +1,257 @@
+import { z } from "zod";
+import { INSTRUCTION_LOCATIONS, type PublicBucket } from "./constants.ts";
+
+/** The operator console's API under /api/admin/* (admins only). */
+
+export const UPLOAD_KINDS = ["video", "image", "audio", "pdf"] as const;
+export const uploadKindSchema = z.enum(UPLOAD_KINDS);
+export type UploadKind = z.infer<typeof uploadKindSchema>;
+
+/** Largest upload the console accepts per kind, in bytes. A 2 GB video is refused with 413 before it is stored. */
+export const UPLOAD_LIMITS: Record<UploadKind, number> = {
+  video: 1024 * 1024 * 1024,
+  image: 10 * 1024 * 1024,
+  audio: 50 * 1024 * 1024,
+  pdf: 20 * 1024 * 1024,
+};
+
+/** What the server accepts for each kind, judged by the file's first bytes, not its name. */
+export const UPLOAD_TYPES: Record<UploadKind, readonly string[]> = {
+  video: ["video/mp4", "video/webm", "video/quicktime"],
+  image: ["image/jpeg", "image/png", "image/webp"],
+  audio: [
+    "audio/mpeg",
+    "audio/mp4",
+    "audio/x-m4a",
+    "audio/aac",
+    "audio/wav",
+    "audio/x-wav",
+    "audio/ogg",
+    "audio/webm",
+    "video/webm",
+  ],
+  pdf: ["application/pdf"],
+};
+
+/** What an upload is for decides its kind (what is accepted) and the public bucket it lands in. */
+export const UPLOAD_PURPOSES = {
+  "story-video": { kind: "video", bucket: "videos" },
+  "question-media": { kind: "video", bucket: "question-media" },
+  instruction: { kind: "video", bucket: "instructions" },
+  image: { kind: "image", bucket: "images" },
+  audio: { kind: "audio", bucket: "audio" },
+  document: { kind: "pdf", bucket: "documents" },
+} as const satisfies Record<string, { kind: UploadKind; bucket: PublicBucket }>;
+export type UploadPurpose = keyof typeof UPLOAD_PURPOSES;
+export const uploadPurposeSchema = z.enum(Object.keys(UPLOAD_PURPOSES) as [UploadPurpose, ...UploadPurpose[]]);
+
+export const DOCUMENT_KEYS = ["termsAndCondition", "privacyAndPolicy", "greetingAudio"] as const;
+export const documentKeySchema = z.enum(DOCUMENT_KEYS);
+export type DocumentKey = z.infer<typeof documentKeySchema>;
+
+/** A file in Hikaya's own public storage, as returned by an upload. */
+export const storedPathSchema = z
+  .string()
+  .max(600)
+  .regex(/^\/storage\/v1\/object\/public\/[a-z-]+\/[A-Za-z0-9][A-Za-z0-9._/-]*(\?v=\d+)?$/, "must be an uploaded file");
+
+/** A story video: an uploaded file, or a YouTube / Vimeo address. */
+export const externalVideoUrlSchema = z
+  .url()
+  .max(600)
+  .regex(/^https:\/\/(www\.|m\.)?(youtube\.com|youtu\.be|vimeo\.com|player\.vimeo\.com)\//, "must be a YouTube or Vimeo link");
+export const videoUrlSchema = z.union([storedPathSchema, externalVideoUrlSchema]);
+
+export const uploadResultSchema = z.object({ path: storedPathSchema, size: z.number(), contentType: z.string() });
+export type UploadResult = z.infer<typeof uploadResultSchema>;
+
+const bilingual = (max: number) => z.string().trim().max(max);
+
+export const adminStorySchema = z.object({
+  id: z.string(),
+  order: z.number().int(),
+  titleEn: z.string(),
+  titleAr: z.string(),
+  subtitleEn: z.string(),
+  subtitleAr: z.string(),
+  videoUrl: z.string(),
+  thumbnailUrl: z.string().nullable(),
+  questionCount: z.number().int(),
+  watchedCount: z.number().int(),
+  updatedAt: z.string(),
+});
+export type AdminStory = z.infer<typeof adminStorySchema>;
+
+export const storyInputSchema = z.object({
+  titleEn: bilingual(200).min(1),
+  titleAr: bilingual(200).min(1),
+  subtitleEn: bilingual(400).default(""),
+  subtitleAr: bilingual(400).default(""),
+  videoUrl: videoUrlSchema,
+});
+export type StoryInput = z.input<typeof storyInputSchema>;
+
+/** Reorder: the full new order, plus the order the admin saw, so a concurrent change is refused (409), not merged. */
+export const reorderSchema = z.object({
+  ids: z.array(z.string()).min(1).max(1000),
+  expected: z.array(z.string()).min(1).max(1000),
+});
+export type ReorderInput = z.infer<typeof reorderSchema>;
+
+export const adminAnswerSchema = z.object({
+  id: z.string(),
+  questionId: z.string(),
+  characterId: z.string(),
+  characterNameEn: z.string(),
+  characterNameAr: z.string(),
+  audio: z.string(),
+  order: z.number().int(),
+});
+export type AdminAnswer = z.infer<typeof adminAnswerSchema>;
+
+export const adminQuestionSchema = z.object({
+  id: z.string(),
+  storyId: z.string(),
+  order: z.number().int(),
+  media: z.string(),
+  answers: z.array(adminAnswerSchema),
+});
+export type AdminQuestion = z.infer<typeof adminQuestionSchema>;
+
+export const questionInputSchema = z.object({ media: storedPathSchema });
+export const answerInputSchema = z.object({ characterId: z.string().min(1), audio: storedPathSchema });
+
+export const adminCharacterSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  nameEn: z.string(),
+  nameAr: z.string(),
+  thumbnail: z.string().nullable(),
+  audio: z.string().nullable(),
+  answerCount: z.number().int(),
+});
+export type AdminCharacter = z.infer<typeof adminCharacterSchema>;
+
+export const characterInputSchema = z.object({
+  nameEn: bilingual(120).min(1),
+  nameAr: bilingual(120).min(1),
+  thumbnail: storedPathSchema.nullable().default(null),
+  audio: storedPathSchema.nullable().default(null),
+});
+export type CharacterInput = z.input<typeof characterInputSchema>;
+
+export const adminLandingAnswerSchema = z.object({
+  id: z.string(),
+  characterId: z.string(),
+  characterNameEn: z.string(),
+  characterNameAr: z.string(),
+  audio: z.string(),
+  order: z.number().int(),
+});
+export type AdminLandingAnswer = z.infer<typeof adminLandingAnswerSchema>;
+
+export const adminMediaSchema = z.object({
+  instructions: z.array(
+    z.object({ location: z.enum(INSTRUCTION_LOCATIONS), media: z.string().nullable(), updatedAt: z.string().nullable() }),
+  ),
+  documents: z.array(z.object({ key: documentKeySchema, path: z.string().nullable(), updatedAt: z.string().nullable() })),
+});
+export type AdminMedia = z.infer<typeof adminMediaSchema>;
+
+export const adminSettingsSchema = z.object({
+  titleEn: z.string(),
+  titleAr: z.string(),
+  primaryColor: z.string(),
+  siteUnderMaintenance: z.boolean(),
+  updatedAt: z.string().nullable(),
+});
+export type AdminSettings = z.infer<typeof adminSettingsSchema>;
+
+export const settingsInputSchema = z.object({
+  titleEn: bilingual(80).min(1),
+  titleAr: bilingual(80).min(1),
+  primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #2e9e5b"),
+  siteUnderMaintenance: z.boolean(),
+});
+export type SettingsInput = z.infer<typeof settingsInputSchema>;
+
+export const adminRecordingSchema = z.object({
+  id: z.string(),
+  storyId: z.string(),
+  storyTitleEn: z.string().nullable(),
+  storyTitleAr: z.string().nullable(),
+  storyOrder: z.number().int().nullable(),
+  questionIndex: z.number().int().nullable(),
+  /** Admin-only address of the private file: fetch it with the access token. */
+  audioUrl: z.string(),
+  contentType: z.string(),
+  size: z.number(),
+  durationSeconds: z.number().nullable(),
+  createdAt: z.string(),
+});
+export type AdminRecording = z.infer<typeof adminRecordingSchema>;
+
+/** Everything the console shows about one person besides the summary of GET /api/users/:id. */
+export const adminUserDetailSchema = z.object({
+  profile: z.object({
+    name: z.string().nullable(),
+    city: z.string().nullable(),
+    gender: z.string().nullable(),
+    ageGroup: z.string().nullable(),
+    countryCode: z.string().nullable(),
+    phoneNumber: z.string().nullable(),
+    fromLandingPage: z.boolean(),
+    agreeToReminder: z.boolean(),
+  }),
+  progress: z.array(
+    z.object({ storyId: z.string(), order: z.number().int(), titleEn: z.string(), titleAr: z.string(), watchedAt: z.string() }),
+  ),
+  recordings: z.array(adminRecordingSchema),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
+
+export const adminContactSchema = z.object({
+  id: z.string(),
+  userId: z.string().nullable(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  gender: z.string(),
+  message: z.string(),
+  handledAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type AdminContact = z.infer<typeof adminContactSchema>;
+
+export const analyticsQuerySchema = z.object({
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+});
+
+const dayCount = z.object({ day: z.string(), count: z.number().int() });
+export const adminAnalyticsSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  funnel: z.array(z.object({ step: z.string(), storyOrder: z.number().int().nullable(), count: z.number().int() })),
+  signupsPerDay: z.array(dayCount),
+  recordingsPerStory: z.array(
+    z.object({ storyId: z.string(), order: z.number().int(), titleEn: z.string(), titleAr: z.string(), count: z.number().int() }),
+  ),
+  messagesPerDay: z.array(dayCount),
+  messagesAvailable: z.boolean(),
+  recordingsAvailable: z.boolean(),
+});
+export type AdminAnalytics = z.infer<typeof adminAnalyticsSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  actorId: z.string(),
+  actorEmail: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/**
+ * The phone-number account API (spec section 7) under /api. `country` is a dial code ("+962") or an
+ * ISO code ("JO"); `token` is the same access token /auth/v1 issues.
+ */
+
+const country = z.string().trim().min(1, "Select country").max(8);
+const phoneNumber = z.string().trim().min(1).max(32);
+const password = z.string().max(1024);
+
+export const phoneSignUpRequestSchema = z.object({
+  country,
+  phoneNumber,
+  password,
+  agreeToReminder: z.boolean().optional().default(true),
+});
+export type PhoneSignUpRequest = z.input<typeof phoneSignUpRequestSchema>;
+
+export const accountUserSchema = z.object({
+  id: z.string(),
+  phoneNumber: z.string().nullable(),
+  countryCode: z.string().nullable(),
+  name: z.string().nullable(),
+  fromLandingPage: z.boolean(),
+});
+export type AccountUser = z.infer<typeof accountUserSchema>;
+
+export const phoneSignUpResponseSchema = z.object({
+  token: z.string(),
+  refreshToken: z.string(),
+  expiresAt: z.number().int(),
+  user: accountUserSchema,
+});
+export type PhoneSignUpResponse = z.infer<typeof phoneSignUpResponseSchema>;
+
+export const sendOtpRequestSchema = z.object({ country, phoneNumber });
+export const sendOtpResponseSchema = z.object({ user: z.string() });
+
+export const verifyOtpRequestSchema = z.object({
+  otp: z.string().trim().min(1, "Please enter OTP").max(12),
+  user: z.string().trim().min(1).max(64),
+});
+/** A reset token: single use, 10 minutes, good only for POST /api/reset-password. */
+export const verifyOtpResponseSchema = z.object({ token: z.string() });
+
+export const resetPasswordRequestSchema = z.object({
+  password,
+  confirmPassword: password,
+  token: z.string().min(1).max(256),
+  country: z.string().max(8).optional(),
+});
+
+export const changePasswordRequestSchema = z.object({ oldPassword: password, newPassword: password });
+
+export const accountMessageSchema = z.object({ message: z.string() });
+
+export const createAccountUserRequestSchema = z.object({
+  id: z.string().min(1).max(64),
+  phoneNumber: z.string().trim().max(32).nullish(),
+  countryCode: z.string().trim().max(8).nullish(),
+  name: z.string().trim().max(200).nullish(),
+  fromLandingPage: z.boolean().optional(),
+});
+export type CreateAccountUserRequest = z.input<typeof createAccountUserRequestSchema>;
+
+export const outboxMessageSchema = z.object({
+  id: z.string(),
+  channel: z.enum(["sms", "whatsapp", "email"]),
+  recipient: z.string(),
+  body: z.string(),
+  purpose: z.string().nullable(),
+  provider: z.string(),
+  status: z.string(),
+  providerMessageId: z.string().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
+export const outboxListSchema = z.object({ messages: z.array(outboxMessageSchema) });

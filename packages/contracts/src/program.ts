@@ -1,0 +1,265 @@
+import { z } from "zod";
+import { AGE_GROUPS, CONTACT_GENDERS, GENDERS } from "./constants.ts";
+import { instructionLocationSchema, watchStatusSchema } from "./enums.ts";
+
+/**
+ * The program API (spec sections 3, 4 and 7): stories and progress, questions and answers, profile,
+ * content, recordings and analytics. Public API bodies are plain JSON; token API answers sit inside the
+ * `{ code, data }` envelope (see envelope.ts).
+ */
+
+/** Record ids: UUIDs in practice; plain characters only, so nothing odd ever reaches a query. */
+export const recordIdSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9._:-]+$/, "is not a valid id");
+const id = recordIdSchema;
+/** Free text: no NUL characters, which PostgreSQL cannot store in text. */
+const text = () => z.string().refine((v) => !v.includes("\0"), "contains a NUL character");
+/** A media path as stored: a public URL path (/storage/v1/object/public/…) or an absolute URL. */
+const mediaUrl = text().min(1).max(2000);
+
+// ─── Stories ────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * One story. `order` is its place in the program (1, 2, 3 … contiguous). `title`/`subtitle` are English,
+ * `titleB`/`subtitleB` Arabic. `_id` repeats `id` because the spec's token-API lists use `_id`.
+ * `url` (the video) is left out for a story the caller may not watch yet and for visitors;
+ * `watchStatus` is present only when the caller is signed in (spec section 4).
+ */
+export const storySchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  order: z.number().int(),
+  url: z.string().optional(),
+  title: z.string(),
+  subtitle: z.string(),
+  titleB: z.string(),
+  subtitleB: z.string(),
+  thumbnailUrl: z.string().nullable(),
+  durationSeconds: z.number().nullable(),
+  watchStatus: watchStatusSchema.optional(),
+});
+export type Story = z.infer<typeof storySchema>;
+export const storyListSchema = z.array(storySchema);
+
+export const storyIdParamsSchema = z.object({ id });
+export const storyIdQuerySchema = z.object({ id });
+
+/** POST /api/stories (admins). Without `order` the story goes last. */
+export const createStoryBodySchema = z.object({
+  order: z.number().int().min(1).max(100_000).optional(),
+  url: mediaUrl,
+  title: text().trim().min(1).max(200),
+  subtitle: text().trim().max(500).default(""),
+  titleB: text().trim().max(200).optional(),
+  subtitleB: text().trim().max(500).optional(),
+  thumbnailUrl: mediaUrl.nullable().optional(),
+  durationSeconds: z.number().positive().max(86_400).nullable().optional(),
+});
+export type CreateStoryBody = z.input<typeof createStoryBodySchema>;
+
+/** PUT /api/stories?id= (admins): any subset; `id` in the body, if given, must match the query. */
+export const updateStoryBodySchema = z.object({
+  id: id.optional(),
+  order: z.number().int().min(1).max(100_000).optional(),
+  url: mediaUrl.optional(),
+  title: text().trim().min(1).max(200).optional(),
+  subtitle: text().trim().max(500).optional(),
+  titleB: text().trim().min(1).max(200).optional(),
+  subtitleB: text().trim().max(500).optional(),
+  thumbnailUrl: mediaUrl.nullable().optional(),
+  durationSeconds: z.number().positive().max(86_400).nullable().optional(),
+});
+export type UpdateStoryBody = z.input<typeof updateStoryBodySchema>;
+
+/** POST /api/stories/reorder (admins): every story id exactly once, in the new order (1…n). */
+export const reorderStoriesBodySchema = z.object({ ids: z.array(id).min(1).max(10_000) });
+export type ReorderStoriesBody = z.infer<typeof reorderStoriesBodySchema>;
+
+export const deletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+
+// ─── Progress and users ─────────────────────────────────────────────────────────────────────────────
+
+export const watchedStorySchema = z.object({
+  _id: z.string(),
+  storyId: z.string(),
+  order: z.number().int(),
+  title: z.string(),
+  titleB: z.string(),
+  watchedAt: z.string(),
+});
+export type WatchedStory = z.infer<typeof watchedStorySchema>;
+
+export const watchStoryParamsSchema = z.object({ id, storyId: id });
+
+/** POST /api/users/{id}/watchStory/{storyId}: the caller's progress after the call. */
+export const watchStoryResultSchema = z.object({
+  storyId: z.string(),
+  order: z.number().int(),
+  /** True when this call recorded it; false when it was already watched (the call is idempotent). */
+  newlyWatched: z.boolean(),
+  lastWatchedStoryId: z.number().int(),
+  watchedStories: z.array(watchedStorySchema),
+});
+export type WatchStoryResult = z.infer<typeof watchStoryResultSchema>;
+
+/** The spec's User (section 3) plus what the console needs. */
+export const userSummarySchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  countryCode: z.string().nullable(),
+  name: z.string().nullable(),
+  fromLandingPage: z.boolean(),
+  isAdmin: z.boolean(),
+  lastWatchedStoryId: z.number().int(),
+  watchedCount: z.number().int(),
+  createdAt: z.string(),
+  lastSignInAt: z.string().nullable(),
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const userListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+  q: text().trim().max(100).optional(),
+});
+export const userListSchema = z.object({ items: z.array(userSummarySchema), total: z.number().int() });
+export type UserList = z.infer<typeof userListSchema>;
+
+export const userIdParamsSchema = z.object({ id });
+
+// ─── Profile ────────────────────────────────────────────────────────────────────────────────────────
+
+/** Profile (spec section 3). `country` reads '{dial code} {country name}', e.g. '+962 Jordan'. */
+export const profileSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  city: z.string().nullable(),
+  gender: z.enum(GENDERS).nullable(),
+  ageGroup: z.enum(AGE_GROUPS).nullable(),
+  country: z.string().nullable(),
+  countryCode: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  email: z.string().nullable(),
+  watchedStories: z.array(watchedStorySchema),
+  lastWatchedStoryId: z.number().int(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** POST /api/profile/update (multipart fields; empty ones are left as they are). */
+export const profileUpdateFieldsSchema = z.object({
+  name: text().trim().max(100).optional(),
+  city: text().trim().max(100).optional(),
+  gender: z.enum(GENDERS).optional(),
+  ageGroup: z.enum(AGE_GROUPS).optional(),
+});
+export type ProfileUpdateFields = z.infer<typeof profileUpdateFieldsSchema>;
+
+// ─── Questions and answers (token API) ──────────────────────────────────────────────────────────────
+
+export const storyRefBodySchema = z.object({ story: id });
+export const questionItemSchema = z.object({ _id: z.string(), url: z.string(), index: z.number().int() });
+export type QuestionItem = z.infer<typeof questionItemSchema>;
+
+export const characterSchema = z.object({
+  _id: z.string(),
+  /** English name, as the spec names the field; the Arabic one beside it. */
+  nameOfFamilyMember: z.string(),
+  nameOfFamilyMemberAr: z.string(),
+  thumbnail: z.string().nullable(),
+});
+export const answerItemSchema = z.object({
+  _id: z.string(),
+  /** The question's id. */
+  question: z.string(),
+  questionIndex: z.number().int(),
+  audio: z.string(),
+  character: characterSchema,
+});
+export type AnswerItem = z.infer<typeof answerItemSchema>;
+
+export const landingAnswerSchema = z.object({
+  _id: z.string(),
+  audio: z.string(),
+  nameOfFamilyMember: z.string(),
+  nameOfFamilyMemberAr: z.string(),
+  thumbnail: z.string().nullable(),
+});
+export type LandingAnswer = z.infer<typeof landingAnswerSchema>;
+
+// ─── Content ────────────────────────────────────────────────────────────────────────────────────────
+
+export const instructionBodySchema = z.object({ location: instructionLocationSchema });
+export const instructionMediaSchema = z.object({ media: z.string().nullable() });
+
+/** GET /api/get/contents: document URLs (PDFs), null when none is uploaded. */
+export const contentsSchema = z.object({
+  termsAndCondition: z.string().nullable(),
+  privacyAndPolicy: z.string().nullable(),
+  greetingAudio: z.string().nullable(),
+  landingVideo: z.string().nullable(),
+});
+export type Contents = z.infer<typeof contentsSchema>;
+
+/** POST /api/contactSubmission. */
+export const contactSubmissionBodySchema = z.object({
+  name: text().trim().min(1, "Please enter your name and a message.").max(200),
+  message: text().trim().min(1, "Please enter your name and a message.").max(5000),
+  phone: text().trim().max(40).optional().nullable(),
+  city: text().trim().max(100).optional().nullable(),
+  country: text().trim().max(100).optional().nullable(),
+  gender: z.enum(CONTACT_GENDERS).default("Not specified"),
+});
+export type ContactSubmissionBody = z.input<typeof contactSubmissionBodySchema>;
+export const contactSubmissionResultSchema = z.object({ id: z.string(), createdAt: z.string() });
+
+// ─── Analytics ──────────────────────────────────────────────────────────────────────────────────────
+
+export const ANALYTICS_EVENT_NAMES = ["signup", "landing_video_end", "video_watched"] as const;
+export const MAX_ANALYTICS_BATCH = 50;
+export const analyticsEventSchema = z.object({
+  name: z.enum(ANALYTICS_EVENT_NAMES),
+  properties: z
+    .record(z.string().max(64), z.union([z.string().max(500), z.number(), z.boolean(), z.null()]))
+    .refine((p) => Object.keys(p).length <= 20, "at most 20 properties")
+    .default({}),
+  at: z.iso.datetime({ offset: true }).optional(),
+});
+export const analyticsBatchSchema = z.object({
+  events: z.array(analyticsEventSchema).min(1).max(MAX_ANALYTICS_BATCH),
+  token: z.string().max(4000).optional(),
+});
+export type AnalyticsBatch = z.input<typeof analyticsBatchSchema>;
+export const analyticsResultSchema = z.object({ accepted: z.number().int() });
+
+// ─── Recordings ─────────────────────────────────────────────────────────────────────────────────────
+
+export const MAX_RECORDING_BYTES = 25 * 1024 * 1024;
+export const MAX_RECORDING_SECONDS = 10 * 60;
+export const RECORDING_TYPES = ["audio/wav", "audio/webm", "audio/ogg", "audio/mp4", "audio/mpeg", "audio/aac"] as const;
+
+export const recordingSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  storyId: z.string(),
+  questionIndex: z.number().int().nullable(),
+  contentType: z.enum(RECORDING_TYPES),
+  size: z.number().int(),
+  durationSeconds: z.number().nullable(),
+  createdAt: z.string(),
+  /** Authorised route (owner or admin, with the access token), with Range support. */
+  audioUrl: z.string(),
+  /** The same audio by a short-lived signed link (1 hour), for an <audio> element that cannot send headers. */
+  signedUrl: z.string(),
+});
+export type Recording = z.infer<typeof recordingSchema>;
+export const recordingListSchema = z.array(recordingSchema);
+export const recordingIdParamsSchema = z.object({ id });
+export const recordingAudioQuerySchema = z.object({
+  expires: z.coerce.number().int().positive().optional(),
+  signature: z.string().max(200).optional(),
+});
+export const RECORDING_LINK_TTL_SECONDS = 3600;
