@@ -38,10 +38,37 @@ export function openDatabase(config: Config["database"]): DatabaseHandle {
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");
     sqlite.pragma("synchronous = NORMAL");
-    dialect = new SqliteDialect({ database: sqlite });
+    dialect = new SqliteDialect({ database: withStatementCache(sqlite) });
   }
   const db = new Kysely<Database>({ dialect });
   return { db, dialect: name, close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query afresh; on SQLite the prepare costs as much as a small query itself.
+ * Statements are reused by their SQL text (most recent 500). A statement still iterating a stream
+ * is busy, so that case gets a fresh one.
+ */
+function withStatementCache(sqlite: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const cached = cache.get(sql);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(sql);
+      if (!cached) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = cache.keys().next().value;
+          if (oldest !== undefined) cache.delete(oldest);
+        }
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
