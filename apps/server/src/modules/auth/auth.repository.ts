@@ -195,39 +195,24 @@ export class AuthRepository {
       .execute();
     await this.db.insertInto("one_time_tokens").values(row).execute();
   }
-  latestActiveToken(relatesTo: string, purposes: string[], now: string) {
+  /** Unused, unexpired one-time tokens of the given purposes, matched on one column. */
+  #activeTokens(column: "relates_to" | "user_id" | "token_hash", value: string, purposes: string[], now: string) {
     return this.db
       .selectFrom("one_time_tokens")
       .selectAll()
-      .where("relates_to", "=", relatesTo)
+      .where(column, "=", value)
       .where("purpose", "in", purposes)
       .where("used_at", "is", null)
-      .where("expires_at", ">", now)
-      .orderBy("created_at", "desc")
-      .limit(1)
-      .executeTakeFirst();
+      .where("expires_at", ">", now);
+  }
+  latestActiveToken(relatesTo: string, purposes: string[], now: string) {
+    return this.#activeTokens("relates_to", relatesTo, purposes, now).orderBy("created_at", "desc").limit(1).executeTakeFirst();
   }
   latestActiveTokenOfUser(userId: string, purposes: string[], now: string) {
-    return this.db
-      .selectFrom("one_time_tokens")
-      .selectAll()
-      .where("user_id", "=", userId)
-      .where("purpose", "in", purposes)
-      .where("used_at", "is", null)
-      .where("expires_at", ">", now)
-      .orderBy("created_at", "desc")
-      .limit(1)
-      .executeTakeFirst();
+    return this.#activeTokens("user_id", userId, purposes, now).orderBy("created_at", "desc").limit(1).executeTakeFirst();
   }
   activeTokenByHash(tokenHash: string, purposes: string[], now: string) {
-    return this.db
-      .selectFrom("one_time_tokens")
-      .selectAll()
-      .where("token_hash", "=", tokenHash)
-      .where("purpose", "in", purposes)
-      .where("used_at", "is", null)
-      .where("expires_at", ">", now)
-      .executeTakeFirst();
+    return this.#activeTokens("token_hash", tokenHash, purposes, now).executeTakeFirst();
   }
   /** Counts a wrong try; past the limit the code is spent. */
   async failTokenAttempt(id: string, maxAttempts: number, now: string) {
