@@ -6,6 +6,7 @@ import { toast } from "react-toastify";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
 import { formatChatTime } from "../../components/chat/chat-time.ts";
+import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -180,21 +181,7 @@ function ConversationView({ userId }: { userId: string }) {
               {chat.messages.map((m) => (
                 <ChatBubble key={m._id} message={m} mine={m.senderRole === "facilitator"} />
               ))}
-              {chat.pending.map((item) => (
-                <ChatBubble
-                  key={item.clientId}
-                  mine
-                  delivery={item.status}
-                  blob={item.blob}
-                  message={{
-                    messageType: item.messageType,
-                    message: item.text ?? "",
-                    createdAt: item.createdAt,
-                    durationSeconds: item.durationSeconds ?? null,
-                  }}
-                  onRetry={() => void chat.retry(item.clientId).catch((error) => toast.error(errorText(error)))}
-                />
-              ))}
+              <PendingBubbles pending={chat.pending} retry={chat.retry} />
             </ul>
           )}
         </div>

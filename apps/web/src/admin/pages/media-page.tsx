@@ -1,6 +1,5 @@
 import type { DocumentKey, InstructionLocation, UploadResult } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
 import { Link } from "react-router";
 import { toast } from "react-toastify";
 import { errorText } from "../../lib/errors.ts";
@@ -13,6 +12,7 @@ import {
   useSetDocument,
   useSetInstruction,
 } from "../api.ts";
+import { CharacterSelect, useCharacterChoice } from "../components/character-select.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
 import { UploadField } from "../components/upload-field.tsx";
@@ -33,15 +33,11 @@ export function MediaPage() {
 function LandingAnswers() {
   const { t } = useTranslation("admin");
   const query = useQuery(adminQueries.landingAnswers());
-  const characters = useQuery(adminQueries.characters());
   const add = useAddLandingAnswer();
   const remove = useDeleteLandingAnswer();
-  const [characterId, setCharacterId] = useState("");
-  const id = useId();
+  const choice = useCharacterChoice();
+  const { characterId } = choice;
   const ar = currentLanguage() === "ar";
-  useEffect(() => {
-    if (!characterId && characters.data?.[0]) setCharacterId(characters.data[0].id);
-  }, [characters.data, characterId]);
   return (
     <section className="admin-card admin-section" aria-labelledby="landing-title">
       <h2 id="landing-title">{t("media.landingTitle")}</h2>
@@ -76,22 +72,13 @@ function LandingAnswers() {
           </ul>
         )}
       </QueryView>
-      {characters.data?.length === 0 ? (
+      {choice.characters?.length === 0 ? (
         <p className="admin-muted">
           {t("questions.noCharacters")} <Link to="/admin/characters">{t("nav.characters")}</Link>
         </p>
       ) : (
         <div className="admin-subcard admin-row">
-          <div className="admin-field">
-            <label htmlFor={id}>{t("questions.character")}</label>
-            <select id={id} className="admin-input" value={characterId} onChange={(e) => setCharacterId(e.target.value)}>
-              {characters.data?.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {ar ? c.nameAr : c.nameEn}
-                </option>
-              ))}
-            </select>
-          </div>
+          <CharacterSelect choice={choice} />
           <UploadField<UploadResult>
             label={t("media.landingAudio")}
             kind="audio"

@@ -1,6 +1,6 @@
 import type { AdminQuestion, AdminStory, UploadResult } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { toast } from "react-toastify";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -19,6 +19,7 @@ import {
   useUpdateQuestion,
   useUpdateStory,
 } from "../api.ts";
+import { CharacterSelect, useCharacterChoice } from "../components/character-select.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { isExternalVideo, MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
@@ -398,15 +399,10 @@ function QuestionItem({
 
 function AddAnswer({ storyId, questionId }: { storyId: string; questionId: string }) {
   const { t } = useTranslation("admin");
-  const characters = useQuery(adminQueries.characters());
   const add = useAddAnswer(storyId);
-  const [characterId, setCharacterId] = useState("");
-  const id = useId();
-  const ar = currentLanguage() === "ar";
-  useEffect(() => {
-    if (!characterId && characters.data?.[0]) setCharacterId(characters.data[0].id);
-  }, [characters.data, characterId]);
-  if (characters.data?.length === 0)
+  const choice = useCharacterChoice();
+  const { characterId } = choice;
+  if (choice.characters?.length === 0)
     return (
       <p className="admin-muted">
         {t("questions.noCharacters")} <Link to="/admin/characters">{t("nav.characters")}</Link>
@@ -416,16 +412,7 @@ function AddAnswer({ storyId, questionId }: { storyId: string; questionId: strin
     <div className="admin-subcard">
       <h4>{t("questions.addAnswer")}</h4>
       <div className="admin-row">
-        <div className="admin-field">
-          <label htmlFor={id}>{t("questions.character")}</label>
-          <select id={id} className="admin-input" value={characterId} onChange={(e) => setCharacterId(e.target.value)}>
-            {characters.data?.map((c) => (
-              <option key={c.id} value={c.id}>
-                {ar ? c.nameAr : c.nameEn}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CharacterSelect choice={choice} />
         <UploadField<UploadResult>
           label={t("questions.answerAudio")}
           kind="audio"

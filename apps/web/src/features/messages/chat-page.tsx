@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { toast } from "react-toastify";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
+import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner, Spinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
@@ -109,21 +110,7 @@ export function ChatPage() {
           {chat.messages.map((m) => (
             <ChatBubble key={m._id} message={m} mine={m.from === userId} />
           ))}
-          {chat.pending.map((item) => (
-            <ChatBubble
-              key={item.clientId}
-              mine
-              delivery={item.status}
-              blob={item.blob}
-              message={{
-                messageType: item.messageType,
-                message: item.text ?? "",
-                createdAt: item.createdAt,
-                durationSeconds: item.durationSeconds ?? null,
-              }}
-              onRetry={() => void chat.retry(item.clientId).catch((error) => toast.error(errorText(error)))}
-            />
-          ))}
+          <PendingBubbles pending={chat.pending} retry={chat.retry} />
         </ul>
         {chat.loading && <PageSpinner />}
         {!chat.loading && chat.loadError !== null && <p className="chat-screen__note">{t("loadFailed")}</p>}
