@@ -29,6 +29,11 @@ export const ERROR_CODES = [
   "invalid_otp",
   "otp_expired",
   "token_expired",
+  // Accounts.
+  "incorrect_password",
+  "too_many_attempts",
+  "invalid_username",
+  "phone_in_use",
 ] as const;
 
 export const errorCodeSchema = z.enum(ERROR_CODES);
