@@ -14,7 +14,8 @@ export function normalizeDigits(value: string): string {
   for (const char of value.trim()) {
     const code = char.codePointAt(0) ?? 0;
     if (code >= ARABIC_INDIC_ZERO && code <= ARABIC_INDIC_ZERO + 9) out += String(code - ARABIC_INDIC_ZERO);
-    else if (code >= EASTERN_ARABIC_INDIC_ZERO && code <= EASTERN_ARABIC_INDIC_ZERO + 9) out += String(code - EASTERN_ARABIC_INDIC_ZERO);
+    else if (code >= EASTERN_ARABIC_INDIC_ZERO && code <= EASTERN_ARABIC_INDIC_ZERO + 9)
+      out += String(code - EASTERN_ARABIC_INDIC_ZERO);
     else if (/[\s\-.()\u00a0\u200e\u200f\u061c\u2066-\u2069]/u.test(char)) continue;
     else out += char;
   }
