@@ -47,6 +47,8 @@ const envSchema = z
     // Auth tuning: tests lower the scrypt cost and raise or lower the rate limits; defaults are production values.
     AUTH_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
     AUTH_RATE_LIMIT_FACTOR: z.coerce.number().positive().max(1_000_000).default(1),
+    // Like Supabase's jwt_expiry; tests set a few seconds so "after an hour" takes seconds.
+    JWT_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === "s3" && !env.S3_BUCKET)
@@ -77,6 +79,8 @@ export interface Config {
     scryptLogN: number;
     /** Multiplies every rate limit (tests and benchmarks raise it, security tests lower it). */
     rateLimitFactor: number;
+    /** Lifetime of an access token; refresh tokens keep the session going beyond it. */
+    jwtExpirySeconds: number;
   };
   storage:
     | { driver: "local"; root: string }
@@ -129,7 +133,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO,
     webDistDir: resolve(env.WEB_DIST_DIR ?? resolve(REPO_ROOT, "apps/web/dist")),
     trustProxy: env.TRUST_PROXY,
-    auth: { scryptLogN: env.AUTH_SCRYPT_LOG_N, rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR },
+    auth: {
+      scryptLogN: env.AUTH_SCRYPT_LOG_N,
+      rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR,
+      jwtExpirySeconds: env.JWT_EXPIRY_SECONDS,
+    },
     storage:
       env.STORAGE_DRIVER === "s3"
         ? {

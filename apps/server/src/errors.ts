@@ -24,6 +24,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_otp: 400,
   otp_expired: 400,
   token_expired: 401,
+  incorrect_password: 400,
+  too_many_attempts: 429,
+  invalid_username: 400,
+  phone_in_use: 422,
 };
 
 /**

@@ -3,7 +3,6 @@ import { createLocalJWKSet, type JWTPayload, errors as joseErrors, jwtVerify, Si
 import { AppError } from "../../errors.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 
-export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const VERIFIED_CACHE_SIZE = 10_000;
 
 /** The claims Supabase puts in an access token, which supabase-js and our guards read. */
@@ -37,16 +36,19 @@ export class AccessTokens {
   readonly #keys: SigningKeys;
   readonly #issuer: string;
   readonly #jwks: ReturnType<typeof createLocalJWKSet>;
+  /** JWT_EXPIRY_SECONDS. */
+  readonly ttlSeconds: number;
 
-  constructor(keys: SigningKeys, issuer: string) {
+  constructor(keys: SigningKeys, issuer: string, ttlSeconds: number) {
     this.#keys = keys;
     this.#issuer = issuer;
+    this.ttlSeconds = ttlSeconds;
     this.#jwks = createLocalJWKSet(keys.jwks);
   }
 
   async issue(subject: AccessTokenSubject, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
     const iat = Math.floor(now / 1000);
-    const exp = iat + ACCESS_TOKEN_TTL_SECONDS;
+    const exp = iat + this.ttlSeconds;
     const token = await new SignJWT({
       aud: "authenticated",
       role: "authenticated",
@@ -93,7 +95,7 @@ export class AccessTokens {
 
   /**
    * A signature check costs more than the rest of a typical request, and a client sends the same
-   * token for up to an hour; a verified token's claims are kept until it expires (bounded, oldest
+   * token for its whole lifetime; a verified token's claims are kept until it expires (bounded, oldest
    * first out). Revocation is unaffected: the session is still checked on every request.
    */
   readonly #verified = new Map<string, AccessTokenClaims & { exp: number }>();

@@ -9,7 +9,7 @@ import type { SigningKeys } from "./signing-keys.ts";
 
 /** Wires auth for AppDeps.auth: keys, access tokens, the live-session check guards.ts uses, and the service. */
 export function createAuthDeps(config: Config, db: DB, keys: SigningKeys, messages: MessageProvider) {
-  const tokens = new AccessTokens(keys, `${config.publicUrl ?? ""}/auth/v1`);
+  const tokens = new AccessTokens(keys, `${config.publicUrl ?? ""}/auth/v1`, config.auth.jwtExpirySeconds);
   const service = new AuthService({
     repo: new AuthRepository(db),
     tokens,

@@ -4,7 +4,7 @@ import { renderSVG } from "uqr";
 import type { Config } from "../../config.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/dialect.ts";
 import { type MessageProvider, MessageSendError } from "../../infrastructure/sms/index.ts";
-import { ACCESS_TOKEN_TTL_SECONDS, type AccessTokenClaims, type AccessTokens } from "./access-tokens.ts";
+import type { AccessTokenClaims, AccessTokens } from "./access-tokens.ts";
 import type { AuthRepository, OneTimeTokenRow, SessionRow, UserRow } from "./auth.repository.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import { normalizePhone, supabasePhone } from "./phone.ts";
@@ -321,7 +321,7 @@ export class AuthService {
     return {
       access_token: token,
       token_type: "bearer",
-      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+      expires_in: this.#tokens.ttlSeconds,
       expires_at: expiresAt,
       refresh_token: refreshToken,
       user: view,
