@@ -8,8 +8,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
-import { type App, buildApp } from "../apps/server/src/app.ts";
+import { buildApp } from "../apps/server/src/app.ts";
 import { loadConfig } from "../apps/server/src/config.ts";
+import type { App } from "../apps/server/src/deps.ts";
 
 export interface Figure {
   figure: string;

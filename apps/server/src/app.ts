@@ -1,17 +1,16 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
-import { type DatabaseHandle, type DB, migrateToLatest, openDatabase } from "./db/database.ts";
-import { createMessageBus, type MessageBus } from "./infrastructure/bus/index.ts";
-import { createFileStorage, type FileStorage } from "./infrastructure/files/index.ts";
-import { createMessageProvider, type MessageProvider } from "./infrastructure/sms/index.ts";
+import { type DatabaseHandle, migrateToLatest, openDatabase } from "./db/database.ts";
+import type { App, AppDeps } from "./deps.ts";
+import { createMessageBus } from "./infrastructure/bus/index.ts";
+import { createFileStorage } from "./infrastructure/files/index.ts";
+import { createMessageProvider } from "./infrastructure/sms/index.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
-import type { AccessTokens } from "./modules/auth/access-tokens.ts";
 import { accountRoutes } from "./modules/auth/account.routes.ts";
 import { createAuthDeps } from "./modules/auth/auth.module.ts";
-import type { AuthService } from "./modules/auth/auth.service.ts";
 import { gotrueRoutes } from "./modules/auth/gotrue.routes.ts";
-import { loadSigningKeys, type SigningKeys } from "./modules/auth/signing-keys.ts";
+import { loadSigningKeys } from "./modules/auth/signing-keys.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
 import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -23,34 +22,6 @@ import { webRoutes } from "./modules/web/web.routes.ts";
 import { registerApiDocs } from "./plugins/api-docs.ts";
 import { installErrorHandler } from "./plugins/error-handler.ts";
 import { seedDemoProgram } from "./seed/demo-seed.ts";
-
-/** What every module may use. Built once at start-up; tests build their own. */
-export interface AppDeps {
-  config: Config;
-  database: DatabaseHandle;
-  db: DB;
-  storage: FileStorage;
-  /** Cross-process signals (live chat): in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
-  bus: MessageBus;
-  auth: {
-    keys: SigningKeys;
-    tokens: AccessTokens;
-    /** Whether a session is still signed in; access tokens of ended sessions are refused. */
-    sessions: { isActive(sessionId: string): Promise<boolean> };
-    /** Accounts, sessions, codes, MFA and admin operations behind /auth/v1 and the phone-number API. */
-    service: AuthService;
-  };
-  /** SMS / WhatsApp (and e-mail to the outbox): the outbox by default, a Twilio-style provider by env. */
-  messages: MessageProvider;
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    deps: AppDeps;
-  }
-}
-
-export type App = FastifyInstance;
 
 export interface BuildOptions {
   /** Pino options or false; tests pass false. */

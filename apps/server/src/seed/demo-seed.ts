@@ -6,10 +6,10 @@ import { DEFAULT_PRIMARY_COLOR, PUBLIC_BUCKETS, publicObjectPath } from "@hikaya
 import type { FastifyBaseLogger } from "fastify";
 import type { Insertable } from "kysely";
 import { z } from "zod";
-import type { AppDeps } from "../app.ts";
 import { REPO_ROOT } from "../config.ts";
 import { isUniqueViolation } from "../db/dialect.ts";
 import type { Database } from "../db/schema.ts";
+import type { AppDeps } from "../deps.ts";
 import { contentTypeFor } from "../infrastructure/files/index.ts";
 import { upsertSiteSettings } from "../modules/settings/settings.repository.ts";
 import { DEFAULT_TITLE } from "../modules/settings/settings.service.ts";

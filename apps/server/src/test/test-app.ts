@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { type App, buildApp } from "../app.ts";
+import { buildApp } from "../app.ts";
 import { type Config, loadConfig } from "../config.ts";
+import type { App } from "../deps.ts";
 
 /**
  * A real app on a fresh database for one test file: SQLite in a temporary DATA_DIR by default, or a
@@ -64,4 +65,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A second server on the same database and files as `config`, as another replica behind a load balancer would be. */
+export async function createReplica(config: Config): Promise<App> {
+  return buildApp(config, { logger: false });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { App } from "../app.ts";
+import type { App } from "../deps.ts";
 
 export interface TestUser {
   id: string;

@@ -13,8 +13,8 @@ import {
   type InstructionLocation,
   type SettingsInput,
 } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
 import type { DB } from "../../db/database.ts";
+import type { AppDeps } from "../../deps.ts";
 import { conflict, notFound } from "../../errors.ts";
 import { findSiteSettings, upsertSiteSettings } from "../settings/settings.repository.ts";
 import { DEFAULT_TITLE } from "../settings/settings.service.ts";

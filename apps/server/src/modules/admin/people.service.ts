@@ -1,6 +1,6 @@
 import type { AdminContact, AdminUserDetail } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
 import type { DB } from "../../db/database.ts";
+import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
 import { listWatched } from "../progress/progress.repository.ts";
 import { type Actor, audit } from "./audit.service.ts";

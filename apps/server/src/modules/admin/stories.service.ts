@@ -8,9 +8,9 @@ import {
   type StoryInput,
   storyInputSchema,
 } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
 import type { DB } from "../../db/database.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/dialect.ts";
+import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./stories.repository.ts";

@@ -1,6 +1,6 @@
 import type { AnalyticsBatch } from "@hikaya/contracts";
 import { analyticsBatchSchema } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
+import type { AppDeps } from "../../deps.ts";
 import { insertEvents } from "./analytics.repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ContactSubmissionBody, Contents } from "@hikaya/contracts";
 import { contactSubmissionBodySchema } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
+import type { AppDeps } from "../../deps.ts";
 import { findInstruction, insertContactSubmission, listDocuments } from "./content.repository.ts";
 
 type Deps = Pick<AppDeps, "db">;

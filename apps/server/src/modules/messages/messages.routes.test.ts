@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChatMessage } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type App, buildApp } from "../../app.ts";
-import { createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import type { App } from "../../deps.ts";
+import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 import { listen, multipart, openSse, wavBytes } from "./messages.test-helpers.ts";
 
@@ -416,7 +416,7 @@ describe.runIf(testDialect() === "postgres")("two replicas on one PostgreSQL dat
   });
 
   it("delivers a message sent to one server on the other's live streams", async () => {
-    const replica = await buildApp(t.config, { logger: false });
+    const replica = await createReplica(t.config);
     try {
       const replicaBase = await listen(replica);
       const onReplica = await openSse(`${replicaBase}/api/messages/stream?access_token=${alice.token}`);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { ChatMessage } from "@hikaya/contracts";
-import type { App } from "../../app.ts";
+import type { App } from "../../deps.ts";
 
 /** A minimal valid WAV (PCM 8 kHz mono) of `seconds` of silence plus `extra` bytes. */
 export function wavBytes(seconds = 0.2, extra = 0): Buffer {

@@ -1,5 +1,5 @@
 import { AGE_GROUPS, GENDERS, type Profile, type ProfileUpdateFields } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
+import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
 import { watchedStoriesOf } from "../progress/progress.service.ts";
 import { countryLabel } from "./country-label.ts";

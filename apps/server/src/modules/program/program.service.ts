@@ -9,8 +9,8 @@ import {
   type Story,
   type UpdateStoryBody,
 } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
 import { isUniqueViolation } from "../../db/dialect.ts";
+import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { lastWatchedOrderOf } from "../progress/progress.service.ts";

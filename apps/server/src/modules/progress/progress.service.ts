@@ -1,5 +1,5 @@
 import type { WatchedStory, WatchStoryResult } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
+import type { AppDeps } from "../../deps.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { findLastWatchedOrder, insertWatch, listWatched } from "./progress.repository.ts";

@@ -1,5 +1,5 @@
 import { DEFAULT_PRIMARY_COLOR, type PublicSettings } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
+import type { AppDeps } from "../../deps.ts";
 import { findSiteSettings } from "./settings.repository.ts";
 
 export const DEFAULT_TITLE = { en: "Hikaya", ar: "حكاية" } as const;

@@ -1,5 +1,5 @@
 import type { UserList, UserSummary } from "@hikaya/contracts";
-import type { AppDeps } from "../../app.ts";
+import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
 import { findUser, listUsers, type UserRow } from "./users.repository.ts";
 

@@ -1,0 +1,39 @@
+// The dependency types every module may use, apart from app.ts (which imports every module), so that the
+// server's import graph stays a tree. Type-only imports of adapters' interfaces; no module's runtime code.
+import type { FastifyInstance } from "fastify";
+import type { Config } from "./config.ts";
+import type { DatabaseHandle, DB } from "./db/database.ts";
+import type { MessageBus } from "./infrastructure/bus/bus.ts";
+import type { FileStorage } from "./infrastructure/files/file-storage.ts";
+import type { MessageProvider } from "./infrastructure/sms/sms-provider.ts";
+import type { AccessTokens } from "./modules/auth/access-tokens.ts";
+import type { AuthService } from "./modules/auth/auth.service.ts";
+import type { SigningKeys } from "./modules/auth/signing-keys.ts";
+
+/** What every module may use. Built once at start-up; tests build their own. */
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  db: DB;
+  storage: FileStorage;
+  /** Cross-process signals (live chat): in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
+  bus: MessageBus;
+  auth: {
+    keys: SigningKeys;
+    tokens: AccessTokens;
+    /** Whether a session is still signed in; access tokens of ended sessions are refused. */
+    sessions: { isActive(sessionId: string): Promise<boolean> };
+    /** Accounts, sessions, codes, MFA and admin operations behind /auth/v1 and the phone-number API. */
+    service: AuthService;
+  };
+  /** SMS / WhatsApp (and e-mail to the outbox): the outbox by default, a Twilio-style provider by env. */
+  messages: MessageProvider;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+export type App = FastifyInstance;
