@@ -11,8 +11,7 @@ import { isUniqueViolation } from "../db/dialect.ts";
 import type { Database } from "../db/schema.ts";
 import type { AppDeps } from "../deps.ts";
 import { contentTypeFor } from "../infrastructure/files/index.ts";
-import { upsertSiteSettings } from "../modules/settings/settings.repository.ts";
-import { DEFAULT_TITLE } from "../modules/settings/settings.service.ts";
+import { DEFAULT_TITLE, saveSiteSettings } from "../modules/settings/settings.service.ts";
 
 export const DEMO_DIR = join(REPO_ROOT, "apps/server/demo");
 
@@ -159,12 +158,12 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
       await trx.insertInto("documents").values(documents).execute();
       const settings = await trx.selectFrom("site_settings").select("id").executeTakeFirst();
       if (!settings)
-        await upsertSiteSettings(trx, {
-          title_en: DEFAULT_TITLE.en,
-          title_ar: DEFAULT_TITLE.ar,
-          primary_color: DEFAULT_PRIMARY_COLOR,
-          site_under_maintenance: 0,
-          updated_at: now,
+        await saveSiteSettings(trx, {
+          titleEn: DEFAULT_TITLE.en,
+          titleAr: DEFAULT_TITLE.ar,
+          primaryColor: DEFAULT_PRIMARY_COLOR,
+          siteUnderMaintenance: false,
+          updatedAt: now,
         });
     });
   } catch (error) {

@@ -6,7 +6,6 @@ import {
   type AdminSettings,
   type CharacterInput,
   characterInputSchema,
-  DEFAULT_PRIMARY_COLOR,
   DOCUMENT_KEYS,
   type DocumentKey,
   INSTRUCTION_LOCATIONS,
@@ -16,8 +15,7 @@ import {
 import type { DB } from "../../db/database.ts";
 import type { AppDeps } from "../../deps.ts";
 import { conflict, notFound } from "../../errors.ts";
-import { findSiteSettings, upsertSiteSettings } from "../settings/settings.repository.ts";
-import { DEFAULT_TITLE } from "../settings/settings.service.ts";
+import { getSiteSettings, saveSiteSettings } from "../settings/settings.service.ts";
 import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./content.repository.ts";
 
@@ -165,25 +163,18 @@ export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey,
 // ─── site settings ────────────────────────────────────────────────────────────────────────────────
 
 export async function getAdminSettings(db: DB): Promise<AdminSettings> {
-  const row = await findSiteSettings(db);
-  return {
-    titleEn: row?.title_en ?? DEFAULT_TITLE.en,
-    titleAr: row?.title_ar ?? DEFAULT_TITLE.ar,
-    primaryColor: row?.primary_color ?? DEFAULT_PRIMARY_COLOR,
-    siteUnderMaintenance: row?.site_under_maintenance === 1,
-    updatedAt: row?.updated_at ?? null,
-  };
+  return getSiteSettings(db);
 }
 
 export async function updateSettings(deps: AppDeps, actor: Actor, input: SettingsInput): Promise<AdminSettings> {
   await deps.db.transaction().execute(async (trx) => {
     const before = await getAdminSettings(trx);
-    await upsertSiteSettings(trx, {
-      title_en: input.titleEn,
-      title_ar: input.titleAr,
-      primary_color: input.primaryColor.toLowerCase(),
-      site_under_maintenance: input.siteUnderMaintenance ? 1 : 0,
-      updated_at: new Date().toISOString(),
+    await saveSiteSettings(trx, {
+      titleEn: input.titleEn,
+      titleAr: input.titleAr,
+      primaryColor: input.primaryColor.toLowerCase(),
+      siteUnderMaintenance: input.siteUnderMaintenance,
+      updatedAt: new Date().toISOString(),
     });
     const changes: Record<string, unknown> = {};
     if (before.titleEn !== input.titleEn) changes.titleEn = { from: before.titleEn, to: input.titleEn };

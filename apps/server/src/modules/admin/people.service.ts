@@ -2,7 +2,7 @@ import type { AdminContact, AdminUserDetail } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
 import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
-import { listWatched } from "../progress/progress.repository.ts";
+import { watchedStoriesOf } from "../progress/progress.service.ts";
 import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./people.repository.ts";
 
@@ -14,7 +14,7 @@ export async function getUserDetail(db: DB, userId: string): Promise<AdminUserDe
   if (!(await repo.userExists(db, userId))) throw notFound("User not found");
   const [profile, watched, recordings] = await Promise.all([
     repo.findProfileRow(db, userId),
-    listWatched(db, userId),
+    watchedStoriesOf({ db }, userId),
     repo.listRecordingRows(db, userId),
   ]);
   return {
@@ -29,11 +29,11 @@ export async function getUserDetail(db: DB, userId: string): Promise<AdminUserDe
       agreeToReminder: profile ? profile.agree_to_reminder === 1 : false,
     },
     progress: watched.map((w) => ({
-      storyId: w.id,
-      order: Number(w.position),
-      titleEn: w.title_en,
-      titleAr: w.title_ar,
-      watchedAt: w.watched_at,
+      storyId: w.storyId,
+      order: Number(w.order),
+      titleEn: w.title,
+      titleAr: w.titleB,
+      watchedAt: w.watchedAt,
     })),
     recordings: recordings.map((r) => ({
       id: r.id,

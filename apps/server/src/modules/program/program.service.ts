@@ -106,6 +106,12 @@ export async function getStoryFor(deps: Deps, auth: AuthContext | null, id: stri
 const lockedError = (order: number) =>
   new AppError("story_locked", "This story is locked. Watch the stories before it first.", { order });
 
+/** A story the person may act on (ask, answer, record): unknown ones are not found, locked ones refused. */
+export async function openStoryFor(deps: Deps, auth: AuthContext, id: string): Promise<{ id: string; position: number }> {
+  const row = await unlockedStory(deps, auth, id);
+  return { id: row.id, position: row.position };
+}
+
 /** The story a signed-in person asks questions or answers of; refused while it is locked for them. */
 async function unlockedStory(deps: Deps, auth: AuthContext, id: string): Promise<StoryRow> {
   const row = await findStory(deps.db, id);

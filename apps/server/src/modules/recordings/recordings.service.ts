@@ -6,9 +6,7 @@ import type { RecordingsTable } from "../../db/schema.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
-import { findStory } from "../program/program.repository.ts";
-import { lastWatchedOrderOf } from "../progress/progress.service.ts";
-import { watchStatusOf } from "../progress/watch-status.ts";
+import { openStoryFor } from "../program/program.service.ts";
 import { AudioInspector } from "./audio-inspector.ts";
 import { findRecording, insertRecording, listRecordingsOf } from "./recordings.repository.ts";
 
@@ -56,12 +54,7 @@ function toRecording(deps: LinkDeps, row: RecordingsTable): Recording {
 /** The story a recording is for: it must exist and be open to the person (not Locked). */
 export async function checkRecordableStory(deps: Pick<AppDeps, "db">, auth: AuthContext, storyId: string) {
   if (!recordIdSchema.safeParse(storyId).success) throw new AppError("validation_failed", "story: is not a valid id");
-  const story = await findStory(deps.db, storyId);
-  if (!story) throw notFound("Story not found");
-  if (!auth.isAdmin && watchStatusOf(story.position, await lastWatchedOrderOf(deps, auth.userId)) === "Locked") {
-    throw new AppError("story_locked", "This story is locked. Watch the stories before it first.", { order: story.position });
-  }
-  return story;
+  return openStoryFor(deps, auth, storyId);
 }
 
 export function parseQuestionIndex(raw: string | undefined): number | null {
