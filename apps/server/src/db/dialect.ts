@@ -28,6 +28,16 @@ export function isForeignKeyViolation(error: unknown): boolean {
 }
 
 /**
+ * True when a transaction lost a race with another and may simply be tried again: PostgreSQL's deadlock
+ * (40P01) and serialization failure (40001), SQLite's busy database (SQLITE_BUSY and its extended codes).
+ */
+export function isRetryableTransactionError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== "string") return false;
+  return code === "40P01" || code === "40001" || code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_");
+}
+
+/**
  * Serialises message inserts inside a transaction so ids commit in id order (PostgreSQL hands out
  * sequence values before commit; without this a reader could see id 8 before id 7 commits). SQLite has
  * one writer already. Used by modules/messages so live catch-up by `id > last` never skips a row.

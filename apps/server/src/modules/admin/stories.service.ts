@@ -9,7 +9,7 @@ import {
   storyInputSchema,
 } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
-import { isForeignKeyViolation, isUniqueViolation } from "../../db/dialect.ts";
+import { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from "../../db/dialect.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import { type Actor, audit } from "./audit.service.ts";
@@ -51,8 +51,7 @@ async function asConflict<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (isUniqueViolation(error) || code === "40P01" || code === "40001")
+    if (isUniqueViolation(error) || isRetryableTransactionError(error))
       throw conflict("The stories were changed by someone else; reload and try again");
     throw error;
   }

@@ -9,7 +9,7 @@ import {
   type Story,
   type UpdateStoryBody,
 } from "@hikaya/contracts";
-import { isUniqueViolation } from "../../db/dialect.ts";
+import { isRetryableTransactionError, isUniqueViolation } from "../../db/dialect.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
@@ -158,15 +158,12 @@ export async function landingAnswers(deps: Deps): Promise<LandingAnswer[]> {
 
 // ─── Admin writes ───────────────────────────────────────────────────────────────────────────────────
 
-/** PostgreSQL's deadlock and serialization failures, SQLite's busy database: two order writes crossed. */
-const isLostRace = (error: unknown) => ["40P01", "40001", "SQLITE_BUSY"].includes((error as { code?: string })?.code ?? "");
-
 /** Order writes race only with other order writes; a lost race is a clean 409, never half an order. */
 async function orderTransaction<T>(deps: Deps, work: (trx: AppDeps["db"]) => Promise<T>): Promise<T> {
   try {
     return await deps.db.transaction().execute(work);
   } catch (error) {
-    if (isUniqueViolation(error) || isLostRace(error))
+    if (isUniqueViolation(error) || isRetryableTransactionError(error))
       throw conflict("The story order changed at the same time; please try again");
     throw error;
   }
