@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../deps.ts";
 import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { mp4, webm } from "../recordings/test-fixtures.ts";
 import { listen, multipart, openSse, wavBytes } from "./messages.test-helpers.ts";
 
 let t: TestApp;
@@ -158,6 +159,33 @@ describe("bad input: a clear error and nothing stored", () => {
     expect(res.statusCode).toBe(415);
     expect(res.json()).toMatchObject({ code: 415, errorCode: "unsupported_media_type" });
     expect(storedVoiceNotes(alice.id).length).toBe(before);
+  });
+
+  it("refuses a WebM or MP4 video sent as a voice note, and takes the audio-only ones", async () => {
+    const before = storedVoiceNotes(alice.id).length;
+    for (const bytes of [webm(["audio", "video"]), mp4(["vide", "soun"], { brand: "isom" })]) {
+      const form = await multipart({ message: "audio", messageType: "audio" }, { bytes, type: "audio/webm", filename: "v.webm" });
+      const res = await app.inject({
+        method: "POST",
+        url: "/api/message/send",
+        headers: { ...alice.headers, ...form.headers },
+        payload: form.payload,
+      });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toMatchObject({ code: 415, errorCode: "unsupported_media_type" });
+    }
+    expect(storedVoiceNotes(alice.id).length).toBe(before);
+    for (const bytes of [webm(["audio"]), mp4(["soun"], { brand: "isom" })]) {
+      const form = await multipart({ message: "audio", messageType: "audio" }, { bytes, type: "audio/webm", filename: "v.webm" });
+      const res = await app.inject({
+        method: "POST",
+        url: "/api/message/send",
+        headers: { ...alice.headers, ...form.headers },
+        payload: form.payload,
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    expect(storedVoiceNotes(alice.id).length).toBe(before + 2);
   });
 
   it("refuses a voice note over 10 MB", async () => {

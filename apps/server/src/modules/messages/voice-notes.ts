@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { AppError } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
-// One audio sniffer for the whole server: the recordings module's (WAV, WebM, Ogg, MP4/AAC, MP3 by magic bytes).
-import { HEAD_BYTES, sniffAudio } from "../recordings/audio-inspector.ts";
+// One audio sniffer for the whole server: the recordings module's (file-type, plus a track check for WebM/MP4).
+import { detectAudio, HEAD_BYTES } from "../recordings/audio-inspector.ts";
 
 export const VOICE_BUCKET = "voice-notes" as const;
 
@@ -63,7 +63,7 @@ export async function storeVoiceNote(
     drain();
     throw tooLarge(maxBytes);
   }
-  const sniffed = sniffAudio(head);
+  const sniffed = await detectAudio(head);
   const ext = sniffed ? EXTENSIONS[sniffed.contentType] : undefined;
   if (!sniffed || !ext) {
     drain();

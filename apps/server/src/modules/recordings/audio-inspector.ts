@@ -1,6 +1,8 @@
 import { Transform, type TransformCallback } from "node:stream";
 import { MAX_RECORDING_BYTES, MAX_RECORDING_SECONDS } from "@hikaya/contracts";
+import { fileTypeFromBuffer } from "file-type";
 import { AppError } from "../../errors.ts";
+import { declaredTracks, isAudioOnly } from "./media-tracks.ts";
 
 export type AudioType = "audio/wav" | "audio/webm" | "audio/ogg" | "audio/mp4" | "audio/mpeg" | "audio/aac";
 
@@ -35,28 +37,33 @@ function parseWav(head: Buffer): WavFormat | undefined {
   return undefined;
 }
 
+const MATROSKA = new Set(["video/webm", "audio/webm", "video/matroska", "video/x-matroska", "audio/x-matroska"]);
+const MP4 = new Set(["audio/x-m4a", "audio/mp4", "video/mp4"]);
+
 /**
- * The real type of an audio file from its first bytes; the name and the client's type are not trusted
- * (the spec's client names WAV data `.mp3`). Null for anything that is not WAV, WebM/Matroska, Ogg,
- * MP4/M4A, ADTS AAC or MP3.
+ * The real type of an audio file from its first bytes, by file-type; the name and the client's type are not
+ * trusted (the spec's client names WAV data `.mp3`). WebM and MP4 must also list only audio tracks (see
+ * media-tracks.ts: file-type cannot tell an audio recording in those containers from a video). Null for
+ * anything that is not WAV, WebM/Matroska or MP4/M4A audio, Ogg audio, ADTS AAC or MP3.
  */
-export function sniffAudio(head: Buffer): Sniffed | null {
-  const ascii = (from: number, to: number) => head.toString("latin1", from, to);
-  if (head.length >= 12 && ascii(0, 4) === "RIFF" && ascii(8, 12) === "WAVE") {
+export async function detectAudio(head: Buffer): Promise<Sniffed | null> {
+  const type = await fileTypeFromBuffer(head);
+  const mime = type?.mime.split(";")[0]?.trim();
+  if (!mime) return null;
+  if (mime === "audio/wav" || mime === "audio/vnd.wave" || mime === "audio/x-wav") {
     const wav = parseWav(head);
     return wav ? { contentType: "audio/wav", wav } : null;
   }
-  if (head.length >= 4 && head.readUInt32BE(0) === 0x1a45dfa3) return { contentType: "audio/webm" };
-  if (head.length >= 4 && ascii(0, 4) === "OggS") return { contentType: "audio/ogg" };
-  if (head.length >= 12 && ascii(4, 8) === "ftyp") return { contentType: "audio/mp4" };
-  if (head.length >= 3 && ascii(0, 3) === "ID3") return { contentType: "audio/mpeg" };
-  if (head.length >= 2 && head[0] === 0xff && ((head[1] ?? 0) & 0xe0) === 0xe0) {
-    const b1 = head[1] ?? 0;
-    const layer = (b1 >> 1) & 0x3;
-    // ADTS (AAC) frames carry layer 00; MPEG audio layer III is 01 (MP3), layers I/II are accepted as MPEG too.
-    if ((b1 & 0xf6) === 0xf0) return { contentType: "audio/aac" };
-    if (layer !== 0) return { contentType: "audio/mpeg" };
+  if (MATROSKA.has(mime)) return isAudioOnly(declaredTracks("matroska", head)) ? { contentType: "audio/webm" } : null;
+  if (MP4.has(mime)) {
+    const tracks = declaredTracks("mp4", head);
+    // An .m4a whose track list comes after the media (not "fast start") is trusted by its M4A brand alone.
+    const audio = tracks === null ? mime === "audio/x-m4a" : isAudioOnly(tracks);
+    return audio ? { contentType: "audio/mp4" } : null;
   }
+  if (mime === "audio/ogg" || mime === "audio/opus") return { contentType: "audio/ogg" };
+  if (mime === "audio/mpeg") return { contentType: "audio/mpeg" };
+  if (mime === "audio/aac") return { contentType: "audio/aac" };
   return null;
 }
 
@@ -101,11 +108,11 @@ export class AudioInspector extends Transform {
     return undefined;
   }
 
-  #decide(): AppError | undefined {
+  async #decide(): Promise<AppError | undefined> {
     const head = Buffer.concat(this.#head);
     this.#head = [];
     if (head.length === 0) return new AppError("bad_request", "No recording found");
-    const sniffed = sniffAudio(head);
+    const sniffed = await detectAudio(head);
     if (!sniffed) return new AppError("unsupported_media_type", "The recording must be WAV, WebM, Ogg, MP4/AAC or MP3 audio");
     const claimed = sniffed.wav?.dataSize;
     if (sniffed.wav && claimed && claimed / sniffed.wav.byteRate > MAX_RECORDING_SECONDS) {
@@ -130,14 +137,17 @@ export class AudioInspector extends Transform {
     this.#head.push(chunk);
     this.#headLength += chunk.length;
     if (this.#headLength < HEAD_BYTES) return callback();
-    callback(this.#decide() ?? this.#tooLong());
+    this.#decide().then(
+      (error) => callback(error ?? this.#tooLong()),
+      (error: unknown) => callback(error as Error),
+    );
   }
 
   override _flush(callback: TransformCallback) {
-    if (!this.#sniffed) {
-      const error = this.#decide();
-      if (error) return callback(error);
-    }
-    callback(this.#tooLong());
+    if (this.#sniffed) return callback(this.#tooLong());
+    this.#decide().then(
+      (error) => callback(error ?? this.#tooLong()),
+      (error: unknown) => callback(error as Error),
+    );
   }
 }

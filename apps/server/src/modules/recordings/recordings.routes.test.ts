@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
-import { multipart, type Part, wav } from "./test-fixtures.ts";
+import { mp4, mpegAudio, multipart, oggOpus, type Part, wav, webm } from "./test-fixtures.ts";
 
 let t: TestApp;
 let admin: TestUser;
@@ -68,16 +68,33 @@ describe("POST /api/story/audio/add", () => {
   });
 
   it.each([
-    ["WebM/Opus", Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(500, 1)]), "audio/webm"],
-    ["Ogg", Buffer.concat([Buffer.from("OggS"), Buffer.alloc(500, 1)]), "audio/ogg"],
-    ["MP4/M4A", Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from("ftypM4A "), Buffer.alloc(500)]), "audio/mp4"],
-    ["MP3 with ID3", Buffer.concat([Buffer.from("ID3"), Buffer.alloc(500, 2)]), "audio/mpeg"],
-    ["MP3 frame", Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(500)]), "audio/mpeg"],
-    ["ADTS AAC", Buffer.concat([Buffer.from([0xff, 0xf1, 0x50, 0x80]), Buffer.alloc(500)]), "audio/aac"],
+    ["WebM/Opus, as Chrome and Firefox record", webm(["audio"]), "audio/webm"],
+    ["Matroska audio", webm(["audio"], { docType: "matroska" }), "audio/webm"],
+    ["Ogg/Opus", oggOpus(), "audio/ogg"],
+    ["M4A (MP4 audio)", mp4(["soun"]), "audio/mp4"],
+    ["MP4 audio with the isom brand, as Safari records", mp4(["soun"], { brand: "isom" }), "audio/mp4"],
+    ["M4A whose tracks come after the media", mp4(["soun"], { bytes: 8000, moovAtEnd: true }), "audio/mp4"],
+    ["MP3 with ID3", mpegAudio("id3"), "audio/mpeg"],
+    ["MP3 frames", mpegAudio("mp3"), "audio/mpeg"],
+    ["ADTS AAC", mpegAudio("adts"), "audio/aac"],
   ])("accepts %s by its bytes", async (_name, data, type) => {
     const res = await upload(a, [{ name: "story", value: open }, audio(data, "x.bin", "application/octet-stream")]);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ contentType: type, durationSeconds: null });
+  });
+
+  it.each([
+    ["a WebM video", webm(["audio", "video"])],
+    ["a WebM with only a video track", webm(["video"])],
+    ["an MP4 video", mp4(["vide", "soun"], { brand: "isom" })],
+    ["an MP4 video with the M4A brand", mp4(["soun", "vide"])],
+    ["an MP4 video whose tracks come after the media", mp4(["soun", "vide"], { brand: "isom", bytes: 8000, moovAtEnd: true })],
+  ])("refuses %s with 415: a recording is audio only", async (_name, data) => {
+    const files = storedFiles().length;
+    const res = await upload(a, [{ name: "story", value: open }, audio(data, "clip.webm", "audio/webm")]);
+    expect(res.statusCode).toBe(415);
+    expect(res.json()).toMatchObject({ code: 415, errorCode: "unsupported_media_type" });
+    expect(storedFiles().length).toBe(files);
   });
 
   it("refuses what is not audio with 415, whatever its name, leaving nothing behind", async () => {
