@@ -22,7 +22,8 @@ export default defineConfig({
   globalSetup: "./support/global-setup.ts",
   fullyParallel: false,
   workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  // A test that fails once is a failure: a retry would hide a flake, not fix it.
+  retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "../test-results/e2e.json" }]],
