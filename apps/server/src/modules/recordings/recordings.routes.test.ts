@@ -1,8 +1,10 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { RECORDING_LINK_TTL_SECONDS } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { signedAudioUrl } from "./recordings.service.ts";
 import { mp4, mpegAudio, multipart, oggOpus, type Part, wav, webm } from "./test-fixtures.ts";
 
 let t: TestApp;
@@ -213,5 +215,15 @@ describe("recordings are private", () => {
     expect((await t.app.inject({ url: otherId })).statusCode).toBe(403);
     const expired = signedUrl.replace(/expires=\d+/, "expires=1000");
     expect((await t.app.inject({ url: expired })).statusCode).toBe(403);
+  });
+
+  it("honours a signed link for its hour and refuses it after, though its signature is genuine", async () => {
+    const [rec] = (await t.app.inject({ url: "/api/recordings", headers: a.headers })).json() as { id: string }[];
+    const id = rec?.id as string;
+    const hour = RECORDING_LINK_TTL_SECONDS * 1000;
+    const almostAnHourAgo = signedAudioUrl(t.app.deps, id, Date.now() - hour + 60_000);
+    expect((await t.app.inject({ url: almostAnHourAgo })).statusCode).toBe(200);
+    const overAnHourAgo = signedAudioUrl(t.app.deps, id, Date.now() - hour - 60_000);
+    expect((await t.app.inject({ url: overAnHourAgo })).statusCode).toBe(403);
   });
 });
