@@ -145,5 +145,4 @@ export function declaredTracks(container: "matroska" | "mp4", head: Buffer): Tra
 }
 
 /** True when the file lists at least one audio track and no video track. */
-export const isAudioOnly = (tracks: TrackKind[] | null) =>
-  tracks !== null && tracks.includes("audio") && !tracks.includes("video");
+export const isAudioOnly = (tracks: TrackKind[] | null) => !!tracks?.includes("audio") && !tracks.includes("video");
