@@ -1,0 +1,134 @@
+// `npm run lint`: every check that keeps the house in order, each failing the script on a violation.
+//   1. Biome: formatting and lint rules (process.env only in apps/server/src/config.ts: style/noProcessEnv).
+//   2. dependency-cruiser: the import boundaries of .dependency-cruiser.cjs (cycles, routes → repositories, …).
+//   3. Locale parity (scripts/check-locales.mjs).
+//   4. Self-check: each checker, run on a small fixture with one deliberate violation of every rule, must fail;
+//      so a rule that silently stops matching (a renamed folder, a config typo) fails the lint too.
+// `node scripts/lint.mjs --self-check` runs only the last step.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { checkLocales } from "./check-locales.mjs";
+
+const root = resolve(import.meta.dirname, "..");
+const bin = (name) => join(root, "node_modules", ".bin", name);
+const DEPCRUISE_CONFIG = join(root, ".dependency-cruiser.cjs");
+const CRUISED = ["apps/server/src", "apps/web/src", "packages/contracts/src"];
+
+const onlySelfCheck = process.argv.includes("--self-check");
+const failures = [];
+
+function step(name, fn) {
+  const ok = fn();
+  console.log(`${ok ? "✓" : "✗"} ${name}`);
+  if (!ok) failures.push(name);
+}
+
+const run = (cmd, args, cwd = root) => spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+if (!onlySelfCheck) {
+  step("biome", () => spawnSync(bin("biome"), ["check", "."], { cwd: root, stdio: "inherit" }).status === 0);
+  step("import boundaries (dependency-cruiser)", () => {
+    const r = spawnSync(bin("depcruise"), [...CRUISED, "--config", DEPCRUISE_CONFIG], { cwd: root, stdio: "inherit" });
+    return r.status === 0;
+  });
+  step("locale parity", () => {
+    const problems = checkLocales(join(root, "apps", "web", "src", "locales"));
+    for (const p of problems) console.error(`  locales: ${p}`);
+    return problems.length === 0;
+  });
+}
+step("self-check: every rule fails on a deliberate violation", selfCheck);
+
+if (failures.length) {
+  console.error(`\nlint failed: ${failures.join(", ")}`);
+  process.exit(1);
+}
+
+function selfCheck() {
+  const dir = mkdtempSync(join(tmpdir(), "hikaya-lint-check-"));
+  try {
+    const write = (path, text) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    // One violation per rule of .dependency-cruiser.cjs.
+    write("apps/server/src/app.ts", "export const app = 1;\n");
+    write("apps/server/src/modules/a/a.repository.ts", "export const q = 1;\n");
+    write("apps/server/src/modules/b/b.repository.ts", "export const r = 1;\n");
+    write("apps/server/src/modules/a/a.routes.ts", 'import { q } from "./a.repository.ts";\nexport const x = q;\n');
+    write("apps/server/src/modules/a/a.service.ts", 'import { r } from "../b/b.repository.ts";\nexport const y = r;\n');
+    write("apps/server/src/modules/b/b.service.ts", 'import { app } from "../../app.ts";\nexport const z = app;\n');
+    write("apps/server/src/seed/seed.ts", 'import { r } from "../modules/b/b.repository.ts";\nexport const s = r;\n');
+    write("apps/server/src/cycle-a.ts", 'import { b } from "./cycle-b.ts";\nexport const a = () => b;\n');
+    write("apps/server/src/cycle-b.ts", 'import { a } from "./cycle-a.ts";\nexport const b = () => a;\n');
+    write("apps/server/src/uses-web.ts", 'import { util } from "../../web/src/lib/util.ts";\nexport const w = util;\n');
+    write("apps/web/src/features/one/screen.tsx", 'import { Widget } from "../two/widget.tsx";\nexport const Screen = Widget;\n');
+    write("apps/web/src/features/two/widget.tsx", "export const Widget = () => null;\n");
+    write("apps/web/src/lib/util.ts", 'import { Screen } from "../features/one/screen.tsx";\nexport const util = Screen;\n');
+    write("apps/web/src/components/panel.tsx", 'import { Admin } from "../admin/admin-app.tsx";\nexport const Panel = Admin;\n');
+    write("apps/web/src/features/one/lazy.ts", 'export const load = () => import("../../admin/admin-app.tsx");\n');
+    write("apps/web/src/admin/admin-app.tsx", "export const Admin = () => null;\n");
+    write("apps/web/src/uses-server.ts", 'import { app } from "../../server/src/app.ts";\nexport const s = app;\n');
+    write("packages/contracts/src/index.ts", 'import { app } from "../../../apps/server/src/app.ts";\nexport const c = app;\n');
+    // A process.env read outside config.ts, and one inside it (allowed).
+    write("apps/server/src/modules/a/leak.ts", "export const port = process.env.PORT;\n");
+    write("apps/server/src/config.ts", "export const port = process.env.PORT;\n");
+    // An English key without its Arabic one, and an English namespace without its Arabic file.
+    write("apps/web/src/locales/en/common.json", JSON.stringify({ a: { b: "B", c: "C" } }));
+    write("apps/web/src/locales/ar/common.json", JSON.stringify({ a: { b: "ب" } }));
+    write("apps/web/src/locales/en/extra.json", JSON.stringify({ d: "D" }));
+
+    let ok = true;
+    const expect = (what, condition) => {
+      if (!condition) {
+        console.error(`  self-check: ${what}`);
+        ok = false;
+      }
+    };
+
+    const failing = run(bin("depcruise"), [...CRUISED, "--config", DEPCRUISE_CONFIG], dir);
+    expect(`dependency-cruiser fails on the fixture (exit ${failing.status})`, failing.status !== 0);
+    const cruise = run(bin("depcruise"), [...CRUISED, "--config", DEPCRUISE_CONFIG, "--output-type", "json"], dir);
+    const fired = new Set(
+      (JSON.parse(cruise.stdout || "{}").summary?.violations ?? []).map((v) => `${v.rule.name} ${v.from} → ${v.to}`),
+    );
+    const rules = createRequire(import.meta.url)(DEPCRUISE_CONFIG).forbidden.map((r) => r.name);
+    for (const rule of rules)
+      expect(
+        `rule ${rule} found no violation`,
+        [...fired].some((f) => f.startsWith(`${rule} `)),
+      );
+    const ownRepository = "apps/server/src/modules/a/a.routes.ts → apps/server/src/modules/a/a.repository.ts";
+    expect(
+      "a module's own repository is not another module's",
+      !fired.has(`server-repository-private-to-its-module ${ownRepository}`),
+    );
+
+    // Biome reads the repo's own configuration, copied beside the fixture (overrides match relative paths).
+    const biome = JSON.parse(readFileSync(join(root, "biome.json"), "utf8"));
+    delete biome.$schema;
+    biome.vcs = { enabled: false };
+    biome.files = { includes: ["**"] };
+    writeFileSync(join(dir, "biome.json"), JSON.stringify(biome));
+    const leak = run(bin("biome"), ["lint", "apps/server/src/modules/a/leak.ts"], dir);
+    expect("Biome refuses process.env outside config.ts", leak.status !== 0 && /noProcessEnv/.test(leak.stdout + leak.stderr));
+    const config = run(bin("biome"), ["lint", "apps/server/src/config.ts"], dir);
+    expect(`Biome allows process.env in config.ts: ${config.stdout}${config.stderr}`, config.status === 0);
+
+    const problems = checkLocales(join(dir, "apps", "web", "src", "locales"));
+    expect(
+      "locale parity reports the missing Arabic key",
+      problems.some((p) => p.includes('missing key "a.c"')),
+    );
+    expect(
+      "locale parity reports the missing Arabic file",
+      problems.some((p) => p.includes("ar/extra.json: missing")),
+    );
+    return ok;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
