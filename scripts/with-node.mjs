@@ -5,7 +5,8 @@
 // (better-sqlite3) are rebuilt against its headers when they were built for another ABI.
 // Plain JavaScript on purpose: this file must run on old Node versions before anything is installed.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, renameSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -76,13 +77,25 @@ function ensureNativeAddons() {
   const why = probe.stderr?.toString() ?? "";
   if (!why.includes("NODE_MODULE_VERSION") && !why.includes("invalid ELF") && !why.includes("bindings file")) return;
   console.error("Rebuilding better-sqlite3 for this Node version…");
-  // node-gyp builds against the headers of the Node we run under (shipped in the same package).
-  const nodedir = env.HIKAYA_NODE_HOME ? { npm_config_nodedir: env.HIKAYA_NODE_HOME } : {};
-  run("npm", ["rebuild", "better-sqlite3", "--foreground-scripts", "--ignore-scripts=false"], {
-    cwd: root,
+  // node-gyp (bundled with npm) builds against the headers of the Node we run under, shipped in the same package.
+  // They are named on node-gyp's own command line: as an npm setting (npm_config_nodedir) every npm command
+  // would warn that it does not know "nodedir".
+  const nodedir = env.HIKAYA_NODE_HOME ? [`--nodedir=${env.HIKAYA_NODE_HOME}`] : [];
+  run("node", [findNodeGyp(), "rebuild", "--release", ...nodedir], {
+    cwd: dirname(createRequire(join(root, "apps", "server", "package.json")).resolve("better-sqlite3/package.json")),
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...env, ...nodedir },
   });
+}
+
+function findNodeGyp() {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    const npm = join(dir, process.platform === "win32" ? "npm.cmd" : "npm");
+    if (!existsSync(npm)) continue;
+    // …/lib/node_modules/npm/bin/npm-cli.js → …/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js
+    const gyp = join(dirname(dirname(realpathSync(npm))), "node_modules", "node-gyp", "bin", "node-gyp.js");
+    if (existsSync(gyp)) return gyp;
+  }
+  throw new Error("node-gyp, which comes with npm, was not found");
 }
 
 function run(cmd, cmdArgs, opts = {}) {

@@ -26,6 +26,8 @@ import { seedDemoProgram } from "./seed/demo-seed.ts";
 export interface BuildOptions {
   /** Pino options or false; tests pass false. */
   logger?: boolean | object;
+  /** Human-readable log lines (pino-pretty) instead of JSON: for a person at a terminal, not for log collectors. */
+  prettyLogs?: boolean;
   /** Reuse an open database (tests share one per file). */
   database?: DatabaseHandle;
 }
@@ -35,6 +37,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: options.logger ?? {
       level: config.logLevel,
       redact: ["req.headers.authorization", "req.headers.apikey", "req.headers['x-auth-token']"],
+      ...(options.prettyLogs
+        ? {
+            transport: {
+              target: "pino-pretty",
+              options: { translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname", singleLine: true },
+            },
+          }
+        : {}),
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,

@@ -1,5 +1,6 @@
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import type { App } from "./deps.ts";
 
 /** Start-up: validated config, migrated database, then listen; SIGTERM/SIGINT close gracefully. */
 async function main() {
@@ -13,7 +14,7 @@ async function main() {
     }
     throw error;
   }
-  const app = await buildApp(config);
+  const app = await buildApp(config, { prettyLogs: process.stdout.isTTY === true });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -32,6 +33,15 @@ async function main() {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
   await app.listen({ port: config.port, host: config.host });
+  console.log(`Hikaya is running at ${whereToOpen(config.host, app.server.address())}`);
+}
+
+/** The address a person opens: the real port, and localhost when listening on every interface. */
+function whereToOpen(host: string, address: ReturnType<App["server"]["address"]>): string {
+  const port = typeof address === "object" && address ? address.port : 0;
+  const everywhere = host === "0.0.0.0" || host === "::" || host === "";
+  const name = everywhere ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 main().catch((error) => {
