@@ -9,6 +9,12 @@ export const SPINNER_SIZE = 50;
 export const DEFAULT_PRIMARY_COLOR = "#237a47";
 export const MIN_PASSWORD_LENGTH = 6;
 
+/** Session refresh (spec section 9): a tick every 30 s; refresh when 3 ticks or fewer remain before expiry. */
+export const AUTH_REFRESH_TICK_MS = 30_000;
+export const AUTH_REFRESH_THRESHOLD_TICKS = 3;
+/** Retryable refresh failures are retried with backoff from 200 ms, doubling (spec section 8). */
+export const AUTH_RETRY_BASE_MS = 200;
+
 /** Recording thresholds (spec section 9): question index decides the next screen. */
 export const RECORDING_INSTEAD_OF_ADD_WEBSITE_FROM_INDEX = 2;
 export const SAVE_REQUIRES_UPLOAD_ABOVE_INDEX = 2;

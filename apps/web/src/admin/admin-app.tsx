@@ -5,10 +5,12 @@
  */
 import { type ComponentType, lazy, Suspense } from "react";
 import { Navigate, type RouteObject, useRoutes } from "react-router";
+import { PrivateMediaProvider } from "../components/chat/private-media.tsx";
 import { PageSpinner } from "../components/spinner.tsx";
 import { useTranslation } from "../lib/i18n.ts";
 import { AdminGuard } from "./admin-guard.tsx";
 import { AdminLayout, type NavItem } from "./admin-layout.tsx";
+import { consoleSession } from "./admin-session.ts";
 import { PageHeader } from "./components/page.tsx";
 import { AnalyticsPage } from "./pages/analytics-page.tsx";
 import { AuditPage } from "./pages/audit-page.tsx";
@@ -71,7 +73,9 @@ export function AdminApp() {
     {
       element: (
         <AdminGuard>
-          <AdminLayout extraNav={extraNav} />
+          <PrivateMediaProvider value={consoleSession}>
+            <AdminLayout extraNav={extraNav} />
+          </PrivateMediaProvider>
         </AdminGuard>
       ),
       children: [

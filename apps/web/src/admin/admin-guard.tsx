@@ -2,25 +2,19 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
-import { adminSession } from "./admin-session.ts";
+import { useAdminSession } from "./admin-session.ts";
 
 /** Shows the console only to a stored admin token; anyone else gets a clear page with a way to sign in. */
 export function AdminGuard({ children }: { children: ReactNode }) {
-  const session = adminSession();
+  const session = useAdminSession();
   if (session.status === "admin") return <>{children}</>;
   return <NotAllowed reason={session.status} />;
 }
 
-export function NotAllowed({ reason }: { reason: "none" | "expired" | "not_admin" }) {
+export function NotAllowed({ reason }: { reason: "none" | "not_admin" }) {
   const { t } = useTranslation("admin");
-  const title =
-    reason === "not_admin"
-      ? t("guard.notAllowedTitle")
-      : reason === "expired"
-        ? t("guard.expiredTitle")
-        : t("guard.signedOutTitle");
-  const body =
-    reason === "not_admin" ? t("guard.notAllowedBody") : reason === "expired" ? t("guard.expiredBody") : t("guard.signedOutBody");
+  const title = reason === "not_admin" ? t("guard.notAllowedTitle") : t("guard.signedOutTitle");
+  const body = reason === "not_admin" ? t("guard.notAllowedBody") : t("guard.signedOutBody");
   return (
     <main className="admin-center">
       <div className="admin-card admin-card--narrow" role="alert">

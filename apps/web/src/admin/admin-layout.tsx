@@ -2,8 +2,7 @@ import { useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
-import { clearStoredSession } from "../lib/session.ts";
-import { adminSession } from "./admin-session.ts";
+import { consoleSession, useAdminSession } from "./admin-session.ts";
 
 export interface NavItem {
   to: string;
@@ -19,7 +18,7 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();
-  const session = adminSession();
+  const session = useAdminSession();
 
   // A tapped link closes the drawer.
   const [shownPath, setShownPath] = useState(location.pathname);
@@ -41,8 +40,8 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
     { to: "/admin/audit", label: t("nav.audit") },
   ];
 
-  function signOut() {
-    clearStoredSession();
+  async function signOut() {
+    await consoleSession.signOut();
     navigate("/admin/login");
   }
 
@@ -97,7 +96,7 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
               {t("nav.openApp")}
             </Link>
           </div>
-          <button type="button" className="admin-button admin-button--block" onClick={signOut}>
+          <button type="button" className="admin-button admin-button--block" onClick={() => void signOut()}>
             {t("nav.signOut")}
           </button>
         </div>

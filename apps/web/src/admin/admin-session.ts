@@ -1,42 +1,48 @@
-import { getAccessToken } from "../lib/session.ts";
+import { useSyncExternalStore } from "react";
+import { AuthSession } from "../lib/auth-session.ts";
+import { decodeJwtPayload } from "../lib/jwt.ts";
+import { loadSettings } from "../lib/public-settings.ts";
 
 /**
- * The console's own check of the stored access token (localStorage `token`): its JWT payload must say
- * app_metadata.role = "admin" and not be expired. This only decides what to show; the server checks the
- * signature and refuses every /api/admin call from anyone else anyway.
+ * The console's own session: the same session client as the user app under another storage key, so an
+ * operator signed in here and a family member signed in in another tab never sign each other out. It
+ * is kept in localStorage (operators stay signed in until they sign out) and refreshed in the
+ * background like the user app's, so the live inbox outlives any one access token.
  */
-export type AdminSessionState =
-  | { status: "admin"; userId: string; email: string; expiresAt: number }
-  | { status: "none" | "expired" | "not_admin" };
+export const CONSOLE_STORAGE_KEY = "hikaya-console-auth";
 
-interface Payload {
-  sub?: string;
-  email?: string;
-  exp?: number;
-  app_metadata?: { role?: unknown };
+export const consoleSession = new AuthSession({
+  storageKey: CONSOLE_STORAGE_KEY,
+  apiKey: async () => (await loadSettings()).anonKey,
+});
+
+/** The console's access token for the next request, refreshed first when it has expired. */
+export async function consoleToken(): Promise<string | null> {
+  return (await consoleSession.fresh())?.access_token ?? null;
 }
 
-export function decodeJwtPayload(token: string): Payload | null {
-  const part = token.split(".")[1];
-  if (!part) return null;
-  try {
-    const base64 = part
-      .replace(/-/g, "+")
-      .replace(/_/g, "/")
-      .padEnd(Math.ceil(part.length / 4) * 4, "=");
-    const json = new TextDecoder().decode(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)));
-    const value = JSON.parse(json);
-    return value && typeof value === "object" ? value : null;
-  } catch {
-    return null;
-  }
-}
+export type AdminSessionState = { status: "admin"; userId: string; email: string } | { status: "none" | "not_admin" };
 
-export function adminSession(token = getAccessToken(), now = Date.now()): AdminSessionState {
+/**
+ * What the console shows: only someone whose token says app_metadata.role = "admin". This decides what
+ * to show; the server checks the signature and refuses every /api/admin call from anyone else anyway.
+ * An expired access token is not a reason to leave: the session refreshes it.
+ */
+export function adminSession(token = consoleSession.accessToken()): AdminSessionState {
   if (!token) return { status: "none" };
   const payload = decodeJwtPayload(token);
   if (!payload?.sub) return { status: "none" };
   if (payload.app_metadata?.role !== "admin") return { status: "not_admin" };
-  if (typeof payload.exp === "number" && payload.exp * 1000 <= now) return { status: "expired" };
-  return { status: "admin", userId: payload.sub, email: payload.email ?? "", expiresAt: (payload.exp ?? 0) * 1000 };
+  return { status: "admin", userId: payload.sub, email: payload.email ?? "" };
+}
+
+function subscribe(onChange: () => void) {
+  consoleSession.start();
+  return consoleSession.subscribe(onChange);
+}
+
+/** The console session for components; re-renders on sign-in, refresh (any tab) and sign-out. */
+export function useAdminSession(): AdminSessionState {
+  const token = useSyncExternalStore(subscribe, () => consoleSession.accessToken());
+  return adminSession(token);
 }

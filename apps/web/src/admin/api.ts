@@ -27,55 +27,63 @@ import type {
   UserSummary,
 } from "@hikaya/contracts";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { ApiError, api } from "../lib/api-client.ts";
-import { getAccessToken } from "../lib/session.ts";
+import { ApiError, api, send } from "../lib/api-client.ts";
+import { consoleSession, consoleToken } from "./admin-session.ts";
+
+/** The public API client signed with the console's own session (never the user app's). */
+export function consoleApi<T>(path: string, options: Omit<NonNullable<Parameters<typeof api>[1]>, "session"> = {}): Promise<T> {
+  return api<T>(path, { ...options, session: consoleSession });
+}
 
 export const adminQueries = {
-  stories: () => queryOptions({ queryKey: ["admin", "stories"], queryFn: () => api<AdminStory[]>("/admin/stories") }),
+  stories: () => queryOptions({ queryKey: ["admin", "stories"], queryFn: () => consoleApi<AdminStory[]>("/admin/stories") }),
   story: (id: string) =>
-    queryOptions({ queryKey: ["admin", "stories", id], queryFn: () => api<AdminStory>(`/admin/stories/${id}`) }),
+    queryOptions({ queryKey: ["admin", "stories", id], queryFn: () => consoleApi<AdminStory>(`/admin/stories/${id}`) }),
   questions: (storyId: string) =>
     queryOptions({
       queryKey: ["admin", "questions", storyId],
-      queryFn: () => api<AdminQuestion[]>(`/admin/stories/${storyId}/questions`),
+      queryFn: () => consoleApi<AdminQuestion[]>(`/admin/stories/${storyId}/questions`),
     }),
   characters: () =>
-    queryOptions({ queryKey: ["admin", "characters"], queryFn: () => api<AdminCharacter[]>("/admin/characters") }),
+    queryOptions({ queryKey: ["admin", "characters"], queryFn: () => consoleApi<AdminCharacter[]>("/admin/characters") }),
   landingAnswers: () =>
-    queryOptions({ queryKey: ["admin", "landing"], queryFn: () => api<AdminLandingAnswer[]>("/admin/landing-answers") }),
-  media: () => queryOptions({ queryKey: ["admin", "media"], queryFn: () => api<AdminMedia>("/admin/media") }),
-  settings: () => queryOptions({ queryKey: ["admin", "settings"], queryFn: () => api<AdminSettings>("/admin/settings") }),
+    queryOptions({ queryKey: ["admin", "landing"], queryFn: () => consoleApi<AdminLandingAnswer[]>("/admin/landing-answers") }),
+  media: () => queryOptions({ queryKey: ["admin", "media"], queryFn: () => consoleApi<AdminMedia>("/admin/media") }),
+  settings: () => queryOptions({ queryKey: ["admin", "settings"], queryFn: () => consoleApi<AdminSettings>("/admin/settings") }),
   users: (q: string, offset: number) =>
     queryOptions({
       queryKey: ["admin", "users", q, offset],
-      queryFn: () => api<UserList>(`/users?limit=50&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ""}`),
+      queryFn: () => consoleApi<UserList>(`/users?limit=50&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ""}`),
       placeholderData: (previous) => previous,
     }),
-  user: (id: string) => queryOptions({ queryKey: ["admin", "user", id], queryFn: () => api<UserSummary>(`/users/${id}`) }),
+  user: (id: string) => queryOptions({ queryKey: ["admin", "user", id], queryFn: () => consoleApi<UserSummary>(`/users/${id}`) }),
   userDetail: (id: string) =>
-    queryOptions({ queryKey: ["admin", "user-detail", id], queryFn: () => api<AdminUserDetail>(`/admin/users/${id}/detail`) }),
+    queryOptions({
+      queryKey: ["admin", "user-detail", id],
+      queryFn: () => consoleApi<AdminUserDetail>(`/admin/users/${id}/detail`),
+    }),
   contacts: (status: "open" | "handled" | "all") =>
     queryOptions({
       queryKey: ["admin", "contacts", status],
-      queryFn: () => api<AdminContact[]>(`/admin/contact-submissions?status=${status}`),
+      queryFn: () => consoleApi<AdminContact[]>(`/admin/contact-submissions?status=${status}`),
     }),
   outbox: (recipient: string) =>
     queryOptions({
       queryKey: ["admin", "outbox", recipient],
       queryFn: () =>
-        api<{ messages: OutboxMessage[] }>(
+        consoleApi<{ messages: OutboxMessage[] }>(
           `/admin/sms-outbox?limit=200${recipient ? `&recipient=${encodeURIComponent(recipient)}` : ""}`,
         ),
     }),
   analytics: (from: string, to: string) =>
     queryOptions({
       queryKey: ["admin", "analytics", from, to],
-      queryFn: () => api<AdminAnalytics>(`/admin/analytics?from=${from}&to=${to}`),
+      queryFn: () => consoleApi<AdminAnalytics>(`/admin/analytics?from=${from}&to=${to}`),
     }),
   audit: (action: string) =>
     queryOptions({
       queryKey: ["admin", "audit", action],
-      queryFn: () => api<AuditEntry[]>(`/admin/audit?limit=200${action ? `&action=${encodeURIComponent(action)}` : ""}`),
+      queryFn: () => consoleApi<AuditEntry[]>(`/admin/audit?limit=200${action ? `&action=${encodeURIComponent(action)}` : ""}`),
     }),
 };
 
@@ -92,28 +100,29 @@ function useAdminMutation<TInput, TResult>(fn: (input: TInput) => Promise<TResul
 
 export const useCreateStory = () =>
   useAdminMutation(
-    (input: StoryInput) => api<AdminStory>("/admin/stories", { method: "POST", body: input }),
+    (input: StoryInput) => consoleApi<AdminStory>("/admin/stories", { method: "POST", body: input }),
     [["admin", "stories"]],
   );
 export const useUpdateStory = () =>
   useAdminMutation(
-    ({ id, input }: { id: string; input: StoryInput }) => api<AdminStory>(`/admin/stories/${id}`, { method: "PUT", body: input }),
+    ({ id, input }: { id: string; input: StoryInput }) =>
+      consoleApi<AdminStory>(`/admin/stories/${id}`, { method: "PUT", body: input }),
     [["admin", "stories"]],
   );
 export const useDeleteStory = () =>
   useAdminMutation(
-    (id: string) => api<{ watchedBy: number; recordingsKept: number }>(`/admin/stories/${id}`, { method: "DELETE" }),
+    (id: string) => consoleApi<{ watchedBy: number; recordingsKept: number }>(`/admin/stories/${id}`, { method: "DELETE" }),
     [["admin", "stories"]],
   );
 export const useReorderStories = () =>
   useAdminMutation(
-    (input: ReorderInput) => api<AdminStory[]>("/admin/stories/reorder", { method: "POST", body: input }),
+    (input: ReorderInput) => consoleApi<AdminStory[]>("/admin/stories/reorder", { method: "POST", body: input }),
     [["admin", "stories"]],
   );
 
 export const useAddQuestion = (storyId: string) =>
   useAdminMutation(
-    (media: string) => api<AdminQuestion[]>(`/admin/stories/${storyId}/questions`, { method: "POST", body: { media } }),
+    (media: string) => consoleApi<AdminQuestion[]>(`/admin/stories/${storyId}/questions`, { method: "POST", body: { media } }),
     [
       ["admin", "questions", storyId],
       ["admin", "stories"],
@@ -122,12 +131,12 @@ export const useAddQuestion = (storyId: string) =>
 export const useUpdateQuestion = (storyId: string) =>
   useAdminMutation(
     ({ id, media }: { id: string; media: string }) =>
-      api<AdminQuestion[]>(`/admin/questions/${id}`, { method: "PUT", body: { media } }),
+      consoleApi<AdminQuestion[]>(`/admin/questions/${id}`, { method: "PUT", body: { media } }),
     [["admin", "questions", storyId]],
   );
 export const useDeleteQuestion = (storyId: string) =>
   useAdminMutation(
-    (id: string) => api<AdminQuestion[]>(`/admin/questions/${id}`, { method: "DELETE" }),
+    (id: string) => consoleApi<AdminQuestion[]>(`/admin/questions/${id}`, { method: "DELETE" }),
     [
       ["admin", "questions", storyId],
       ["admin", "stories"],
@@ -135,13 +144,14 @@ export const useDeleteQuestion = (storyId: string) =>
   );
 export const useReorderQuestions = (storyId: string) =>
   useAdminMutation(
-    (input: ReorderInput) => api<AdminQuestion[]>(`/admin/stories/${storyId}/questions/reorder`, { method: "POST", body: input }),
+    (input: ReorderInput) =>
+      consoleApi<AdminQuestion[]>(`/admin/stories/${storyId}/questions/reorder`, { method: "POST", body: input }),
     [["admin", "questions", storyId]],
   );
 export const useAddAnswer = (storyId: string) =>
   useAdminMutation(
     ({ questionId, characterId, audio }: { questionId: string; characterId: string; audio: string }) =>
-      api<AdminQuestion[]>(`/admin/questions/${questionId}/answers`, { method: "POST", body: { characterId, audio } }),
+      consoleApi<AdminQuestion[]>(`/admin/questions/${questionId}/answers`, { method: "POST", body: { characterId, audio } }),
     [
       ["admin", "questions", storyId],
       ["admin", "characters"],
@@ -149,7 +159,7 @@ export const useAddAnswer = (storyId: string) =>
   );
 export const useDeleteAnswer = (storyId: string) =>
   useAdminMutation(
-    (id: string) => api<AdminQuestion[]>(`/admin/answers/${id}`, { method: "DELETE" }),
+    (id: string) => consoleApi<AdminQuestion[]>(`/admin/answers/${id}`, { method: "DELETE" }),
     [
       ["admin", "questions", storyId],
       ["admin", "characters"],
@@ -159,19 +169,22 @@ export const useDeleteAnswer = (storyId: string) =>
 export const useSaveCharacter = () =>
   useAdminMutation(
     ({ id, input }: { id?: string; input: CharacterInput }) =>
-      api<AdminCharacter[]>(id ? `/admin/characters/${id}` : "/admin/characters", { method: id ? "PUT" : "POST", body: input }),
+      consoleApi<AdminCharacter[]>(id ? `/admin/characters/${id}` : "/admin/characters", {
+        method: id ? "PUT" : "POST",
+        body: input,
+      }),
     [["admin", "characters"]],
   );
 export const useDeleteCharacter = () =>
   useAdminMutation(
-    (id: string) => api<AdminCharacter[]>(`/admin/characters/${id}`, { method: "DELETE" }),
+    (id: string) => consoleApi<AdminCharacter[]>(`/admin/characters/${id}`, { method: "DELETE" }),
     [["admin", "characters"]],
   );
 
 export const useAddLandingAnswer = () =>
   useAdminMutation(
     (input: { characterId: string; audio: string }) =>
-      api<AdminLandingAnswer[]>("/admin/landing-answers", { method: "POST", body: input }),
+      consoleApi<AdminLandingAnswer[]>("/admin/landing-answers", { method: "POST", body: input }),
     [
       ["admin", "landing"],
       ["admin", "characters"],
@@ -179,7 +192,7 @@ export const useAddLandingAnswer = () =>
   );
 export const useDeleteLandingAnswer = () =>
   useAdminMutation(
-    (id: string) => api<AdminLandingAnswer[]>(`/admin/landing-answers/${id}`, { method: "DELETE" }),
+    (id: string) => consoleApi<AdminLandingAnswer[]>(`/admin/landing-answers/${id}`, { method: "DELETE" }),
     [
       ["admin", "landing"],
       ["admin", "characters"],
@@ -189,26 +202,26 @@ export const useDeleteLandingAnswer = () =>
 export const useSetInstruction = () =>
   useAdminMutation(
     ({ location, media }: { location: InstructionLocation; media: string }) =>
-      api<AdminMedia>(`/admin/instructions/${encodeURIComponent(location)}`, { method: "PUT", body: { media } }),
+      consoleApi<AdminMedia>(`/admin/instructions/${encodeURIComponent(location)}`, { method: "PUT", body: { media } }),
     [["admin", "media"]],
   );
 export const useSetDocument = () =>
   useAdminMutation(
     ({ key, path }: { key: DocumentKey; path: string }) =>
-      api<AdminMedia>(`/admin/documents/${key}`, { method: "PUT", body: { path } }),
+      consoleApi<AdminMedia>(`/admin/documents/${key}`, { method: "PUT", body: { path } }),
     [["admin", "media"]],
   );
 
 export const useSaveSettings = () =>
   useAdminMutation(
-    (input: SettingsInput) => api<AdminSettings>("/admin/settings", { method: "PUT", body: input }),
+    (input: SettingsInput) => consoleApi<AdminSettings>("/admin/settings", { method: "PUT", body: input }),
     [["admin", "settings"], ["settings"]],
   );
 
 export const useMarkContact = () =>
   useAdminMutation(
     ({ id, handled }: { id: string; handled: boolean }) =>
-      api<{ ok: true }>(`/admin/contact-submissions/${id}`, { method: "PUT", body: { handled } }),
+      consoleApi<{ ok: true }>(`/admin/contact-submissions/${id}`, { method: "PUT", body: { handled } }),
     [["admin", "contacts"]],
   );
 
@@ -221,15 +234,15 @@ export interface UploadProgress {
  * Sends one file as multipart/form-data with progress events. Rejects with ApiError like the JSON
  * client, so the UI shows the same translated messages (415 wrong type, 413 too large, network).
  */
-export function uploadWithProgress<T>(
+export async function uploadWithProgress<T>(
   url: string,
   file: File,
   options: { method?: "POST" | "PUT"; onProgress?: (p: UploadProgress) => void; signal?: AbortSignal } = {},
 ): Promise<T> {
+  const token = await consoleToken();
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(options.method ?? "POST", url);
-    const token = getAccessToken();
     if (token) xhr.setRequestHeader("authorization", `Bearer ${token}`);
     xhr.responseType = "text";
     xhr.upload.onprogress = (event) =>
@@ -274,8 +287,7 @@ export type { UploadResult };
 
 /** Fetches a private file (a person's recording) with the admin's token and hands back a blob URL. */
 export async function fetchPrivateAudio(url: string): Promise<string> {
-  const token = getAccessToken();
-  const res = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const res = await send(url, {}, consoleSession);
   if (!res.ok) throw new ApiError(statusCode(res.status), res.statusText, res.status);
   return URL.createObjectURL(await res.blob());
 }

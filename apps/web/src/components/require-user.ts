@@ -5,16 +5,12 @@ import { ApiError } from "../lib/api-client.ts";
 import { requireSession } from "../lib/auth.ts";
 import { useTranslation } from "../lib/i18n.ts";
 import { useMe } from "../lib/me.ts";
-import { getAccessToken, hasStoredAuthSession } from "../lib/session.ts";
+import { getAccessToken } from "../lib/session.ts";
 
-/**
- * One session check per page load: supabase-js refreshes an expiring token and keeps it fresh. A
- * phone-API token has nothing to refresh, so supabase-js is not even loaded for it.
- */
+/** One session check per page load (the session refreshes itself from then on); a 401 asks the server. */
 let checked: Promise<boolean> | undefined;
 function checkSession(verify = false): Promise<boolean> {
   if (verify) return requireSession({ verify: true }).then(Boolean);
-  if (!hasStoredAuthSession()) return Promise.resolve(Boolean(getAccessToken()));
   checked ??= requireSession().then(Boolean, () => Boolean(getAccessToken()));
   return checked;
 }

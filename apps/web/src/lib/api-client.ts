@@ -4,7 +4,8 @@
  * (section 7). Both throw `ApiError`, whose `code` the UI translates; raw server English is never shown.
  */
 import type { ErrorCode } from "@hikaya/contracts";
-import { getAccessToken } from "./session.ts";
+import type { AuthSession } from "./auth-session.ts";
+import { getFreshAccessToken, userSession } from "./session.ts";
 
 export class ApiError extends Error {
   readonly code: ErrorCode | "network";
@@ -18,17 +19,33 @@ export class ApiError extends Error {
   }
 }
 
-function authHeaders(): Record<string, string> {
-  const token = getAccessToken();
+/** Whose session signs a call: the user app's (default) or the console's. */
+type Session = AuthSession;
+
+async function authHeaders(session: Session): Promise<Record<string, string>> {
+  const token = session === userSession ? await getFreshAccessToken() : ((await session.fresh())?.access_token ?? null);
   return token ? { authorization: `Bearer ${token}`, "x-auth-token": token } : {};
 }
 
-async function send(path: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(path, init);
-  } catch {
-    throw new ApiError("network", "Network error", 0);
-  }
+/**
+ * Sends with a fresh access token. A 401 for an expired token (a laptop woken from sleep, a clock
+ * that drifted) refreshes the session once and tries again; a refused refresh signs the person out.
+ */
+export async function send(path: string, init: RequestInit, session: Session = userSession): Promise<Response> {
+  const attempt = async () => {
+    try {
+      return await fetch(path, {
+        ...init,
+        headers: { ...(init.headers as Record<string, string>), ...(await authHeaders(session)) },
+      });
+    } catch {
+      throw new ApiError("network", "Network error", 0);
+    }
+  };
+  const res = await attempt();
+  if (res.status !== 401 || !session.get()) return res;
+  const refreshed = await session.refresh().catch(() => null);
+  return refreshed ? attempt() : res;
 }
 
 async function readJson(res: Response): Promise<unknown> {
@@ -53,13 +70,20 @@ function statusCode(status: number): ErrorCode {
 }
 
 /** Public API: GET/POST/PUT/DELETE with JSON. */
-export async function api<T>(path: string, options: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
-  const res = await send(`/api${path}`, {
-    method: options.method ?? (options.body === undefined ? "GET" : "POST"),
-    headers: { ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...authHeaders() },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: options.signal,
-  });
+export async function api<T>(
+  path: string,
+  options: { method?: string; body?: unknown; signal?: AbortSignal; session?: Session } = {},
+): Promise<T> {
+  const res = await send(
+    `/api${path}`,
+    {
+      method: options.method ?? (options.body === undefined ? "GET" : "POST"),
+      headers: options.body === undefined ? {} : { "content-type": "application/json" },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    },
+    options.session,
+  );
   const body = (await readJson(res)) as { code?: string; message?: string } | undefined;
   if (!res.ok) {
     throw new ApiError((body?.code as ErrorCode) ?? statusCode(res.status), body?.message ?? res.statusText, res.status);
@@ -72,7 +96,7 @@ export async function tokenApi<T>(path: string, body?: Record<string, unknown> |
   const isForm = body instanceof FormData;
   const res = await send(`/api${path}`, {
     method: "POST",
-    headers: { ...(isForm ? {} : { "content-type": "application/json" }), ...authHeaders() },
+    headers: isForm ? {} : { "content-type": "application/json" },
     body: isForm ? body : JSON.stringify(body ?? {}),
     signal,
   });

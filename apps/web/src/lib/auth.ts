@@ -1,92 +1,27 @@
 /**
- * Auth in the browser: the official @supabase/supabase-js client pointed at Hikaya's own /auth/v1
- * (same origin, the anon key from /api/settings), plus the phone-number API's tokens. supabase-js is
- * imported on first use, so a first visit to /login does not download it before someone signs in.
- *
- * The spec's local storage (lib/session.ts: token + user id) follows every auth event, so the token
- * API and the rest of the app never need supabase-js. "Remember Me" decides where both live:
- * localStorage survives a browser restart, sessionStorage ends with the browser.
+ * Signing in, up and out in the user app. Both sign-in paths end in the same session (lib/session.ts):
+ * the username/e-mail path through /auth/v1, and the phone-number API (/api/sign-up), which answers the
+ * same session's access and refresh tokens. lib/session.ts keeps it fresh and mirrors the spec's
+ * `token` and `userId` keys, so the token API and the rest of the app only read those.
  */
-import type { PublicSettings } from "@hikaya/contracts";
-import type { Session, SupabaseClient } from "@supabase/supabase-js";
 import { useEffect } from "react";
-import { api } from "./api-client.ts";
+import { AuthApiError } from "./auth-session.ts";
 import { looksLikePhone, toE164, usernameToEmail } from "./countries.ts";
-import { AUTH_STORAGE_KEY, clearStoredSession, getAccessToken, getUserId, storeSession } from "./session.ts";
+import { loadSettings } from "./public-settings.ts";
+import { clearStoredSession, getAccessToken, getUserId, startAuthSync, userSession } from "./session.ts";
 import { type StoreUser, useAppStore } from "./store.ts";
+
+export { loadSettings, startAuthSync };
 
 const REMEMBER_KEY = "rememberMe";
 
+/** The last Remember Me choice, to pre-tick the box. */
 export function rememberPreference(): boolean {
   return localStorage.getItem(REMEMBER_KEY) !== "0";
 }
 
 function setRememberPreference(remember: boolean) {
   localStorage.setItem(REMEMBER_KEY, remember ? "1" : "0");
-}
-
-/** supabase-js storage that writes where Remember Me says and reads from either place. */
-const rememberingStorage = {
-  getItem: (key: string) => localStorage.getItem(key) ?? sessionStorage.getItem(key),
-  setItem: (key: string, value: string) => {
-    const [target, other] = rememberPreference() ? [localStorage, sessionStorage] : [sessionStorage, localStorage];
-    other.removeItem(key);
-    target.setItem(key, value);
-  },
-  removeItem: (key: string) => {
-    localStorage.removeItem(key);
-    sessionStorage.removeItem(key);
-  },
-};
-
-let settingsPromise: Promise<PublicSettings> | undefined;
-export function loadSettings(): Promise<PublicSettings> {
-  settingsPromise ??= api<PublicSettings>("/settings");
-  settingsPromise.catch(() => {
-    settingsPromise = undefined;
-  });
-  return settingsPromise;
-}
-
-function toStoreUser(session: Session): StoreUser {
-  return { id: session.user.id, email: session.user.email ?? null, phone: session.user.phone ?? null, via: "auth" };
-}
-
-let clientPromise: Promise<SupabaseClient> | undefined;
-
-/** The one supabase-js client, created on first use. */
-export function getAuthClient(): Promise<SupabaseClient> {
-  clientPromise ??= (async () => {
-    const [{ createClient }, settings] = await Promise.all([import("@supabase/supabase-js"), loadSettings()]);
-    const client = createClient(window.location.origin, settings.anonKey, {
-      auth: {
-        storage: rememberingStorage,
-        storageKey: AUTH_STORAGE_KEY,
-        persistSession: true,
-        autoRefreshToken: true,
-        detectSessionInUrl: false,
-      },
-    });
-    client.auth.onAuthStateChange((event, session) => {
-      if (session) {
-        storeSession(session.access_token, session.user.id, rememberPreference());
-        useAppStore.getState().setUser(toStoreUser(session));
-      } else if (event === "SIGNED_OUT") {
-        clearStoredSession();
-        useAppStore.getState().setUser(null);
-      }
-    });
-    return client;
-  })();
-  clientPromise.catch(() => {
-    clientPromise = undefined;
-  });
-  return clientPromise;
-}
-
-/** Starts supabase-js for someone who already has a session, so it keeps refreshing the access token. */
-export function startAuthSync() {
-  void getAuthClient().catch(() => undefined);
 }
 
 export type LoginIdentifier = { email: string } | { phone: string };
@@ -105,62 +40,57 @@ export function loginIdentifier(input: string, dialCode: string | undefined, ema
   return { email: usernameToEmail(value, emailDomain) };
 }
 
-/** Throws supabase-js's AuthError (errorText() translates it by code). */
+/** Throws AuthApiError (errorText() translates it by code). */
 export async function signInWithPassword(identifier: LoginIdentifier, password: string, remember: boolean) {
   setRememberPreference(remember);
-  const client = await getAuthClient();
-  const { data, error } = await client.auth.signInWithPassword({ ...identifier, password });
-  if (error) throw error;
-  return data;
+  const session = await userSession.signInWithPassword(identifier, password, remember);
+  startAuthSync();
+  return session;
 }
 
 /** English sign-up: the username becomes the e-mail identity; returns the new user's id. */
 export async function signUpWithUsername(username: string, password: string): Promise<{ userId: string; email: string }> {
   setRememberPreference(true);
-  const [client, settings] = await Promise.all([getAuthClient(), loadSettings()]);
+  const settings = await loadSettings();
   const email = usernameToEmail(username, settings.usernameEmailDomain);
-  const { data, error } = await client.auth.signUp({ email, password, options: { data: { username: username.trim() } } });
-  if (error) throw error;
-  const userId = data.user?.id ?? data.session?.user.id;
-  if (!userId) throw new Error("sign-up returned no user");
-  return { userId, email };
+  const session = await userSession.signUp(email, password, { username: username.trim() }, true);
+  startAuthSync();
+  return { userId: session.user.id, email };
 }
 
 /**
- * A session from the phone-number API (/api/sign-up): kept like any other. With a refresh token it is
- * handed to supabase-js too, which then keeps it fresh; the stored token works either way.
+ * A session from the phone-number API (/api/sign-up): the same session as any other once its refresh
+ * token is kept, so it is refreshed like any other.
  */
-export function storeTokenSession(token: string, userId: string, options: { refreshToken?: string; remember?: boolean } = {}) {
+export function storeTokenSession(
+  token: string,
+  userId: string,
+  options: { refreshToken: string; expiresAt?: number; remember?: boolean },
+) {
   const remember = options.remember ?? true;
   setRememberPreference(remember);
-  storeSession(token, userId, remember);
-  useAppStore.getState().setUser({ id: userId, via: "token" });
-  const refreshToken = options.refreshToken;
-  if (refreshToken)
-    void getAuthClient()
-      .then((client) => client.auth.setSession({ access_token: token, refresh_token: refreshToken }))
-      .catch(() => undefined);
+  userSession.save(
+    {
+      access_token: token,
+      refresh_token: options.refreshToken,
+      // Unknown expiry: treat the token as expiring now, so the first request refreshes it.
+      expires_at: options.expiresAt ?? Math.floor(Date.now() / 1000),
+      user: { id: userId },
+    },
+    remember,
+  );
+  startAuthSync();
 }
 
-/** Log out: end the session on the server (401/403/404 are ignored by supabase-js), forget it here. */
+/** Log out: end the session on the server (401/403/404 ignored), then forget it here. */
 export async function signOut() {
-  const token = getAccessToken();
-  try {
-    const client = await getAuthClient();
-    const { data } = await client.auth.getSession();
-    if (data.session) await client.auth.signOut({ scope: "local" });
-    else if (token) await fetch("/auth/v1/logout?scope=local", { method: "POST", headers: { authorization: `Bearer ${token}` } });
-  } catch {
-    // Offline: the local session is gone below, which is what the person asked for.
-  } finally {
-    clearStoredSession();
-    useAppStore.getState().setUser(null);
-  }
+  await userSession.signOut();
+  clearStoredSession();
 }
 
 /** A 4xx from the auth server means the session is no good; anything else (offline, 5xx) is not a verdict. */
-function isRejected(error: { status?: number } | null): boolean {
-  return Boolean(error?.status && error.status >= 400 && error.status < 500);
+function isRejected(error: unknown): boolean {
+  return error instanceof AuthApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
 }
 
 export interface CurrentSession {
@@ -169,27 +99,30 @@ export interface CurrentSession {
 }
 
 /**
- * The current person or null, checked with the server (GET /auth/v1/user) when `verify` is set. A
- * supabase-js session is refreshed if needed; a phone-API token is checked as it is. A network failure
- * trusts the stored session rather than logging someone out for being offline.
+ * The current person or null. The session is refreshed first when its token has expired; with `verify`
+ * the server is asked (GET /auth/v1/user). A network failure trusts the stored session rather than
+ * logging someone out for being offline.
  */
 export async function requireSession({ verify = false } = {}): Promise<CurrentSession | null> {
-  let client: SupabaseClient | undefined;
-  try {
-    client = await getAuthClient();
-    const { data } = await client.auth.getSession();
-    if (data.session) {
-      if (verify) {
-        const { error } = await client.auth.getUser();
+  if (userSession.get()) {
+    startAuthSync();
+    const session = await userSession.fresh();
+    if (session && verify) {
+      try {
+        await userSession.getUser();
+      } catch (error) {
         if (isRejected(error)) {
-          await signOut();
+          clearStoredSession();
           return null;
         }
       }
-      return { token: data.session.access_token, userId: data.session.user.id };
     }
-  } catch {
-    // Settings or supabase-js unavailable: fall back to the stored token.
+    if (!session) {
+      useAppStore.getState().setUser(null);
+      return null;
+    }
+    useAppStore.getState().setUser({ id: session.user.id, email: session.user.email ?? null, phone: session.user.phone ?? null });
+    return { token: session.access_token, userId: session.user.id };
   }
   const token = getAccessToken();
   const userId = getUserId();
@@ -197,21 +130,12 @@ export async function requireSession({ verify = false } = {}): Promise<CurrentSe
     useAppStore.getState().setUser(null);
     return null;
   }
-  if (verify && client) {
-    const { error } = await client.auth.getUser(token);
-    if (isRejected(error)) {
-      clearStoredSession();
-      useAppStore.getState().setUser(null);
-      return null;
-    }
-  }
-  useAppStore.getState().setUser({ id: userId, via: "token" });
+  useAppStore.getState().setUser({ id: userId });
   return { token, userId };
 }
 
 /**
  * The signed-in person for components: `checked` turns true once the stored session has been read.
- * Without a stored token the answer is immediate and supabase-js is not loaded.
  */
 export function useCurrentUser(): { user: StoreUser | null; checked: boolean } {
   const user = useAppStore((s) => s.user);

@@ -6,7 +6,7 @@
  * server replays exactly what was missed.
  */
 import type { ChatMessage } from "@hikaya/contracts";
-import { getAccessToken } from "./session.ts";
+import { backoffDelay } from "./backoff.ts";
 
 export type LiveStatus = "connecting" | "live" | "offline";
 
@@ -15,6 +15,11 @@ export interface LiveOptions {
   path: string;
   /** Extra query parameters (e.g. the facilitators' `conversation`). */
   params?: Record<string, string>;
+  /**
+   * A fresh access token for each (re)connection: the user app's or the console's session, refreshed
+   * when it has expired, so a stream outlives any one token.
+   */
+  token(): Promise<string | null>;
   /** The newest message id the caller already has; null to start from now. */
   after: string | null;
   onMessage(message: ChatMessage): void;
@@ -30,9 +35,10 @@ export function connectLiveMessages(options: LiveOptions): () => void {
   let stopped = false;
   let attempt = 0;
 
-  const open = () => {
+  const open = async () => {
     if (stopped) return;
-    const token = getAccessToken();
+    const token = await options.token().catch(() => null);
+    if (stopped) return;
     if (!token) {
       options.onStatus?.("offline");
       return;
@@ -57,9 +63,9 @@ export function connectLiveMessages(options: LiveOptions): () => void {
       options.onStatus?.(es.readyState === EventSource.CLOSED ? "offline" : "connecting");
       if (es.readyState === EventSource.CLOSED) {
         es.close();
-        const delay = Math.min(1000 * 2 ** attempt, 15_000);
+        const delay = backoffDelay(attempt, 1000, 15_000);
         attempt++;
-        timer = window.setTimeout(open, delay);
+        timer = window.setTimeout(() => void open(), delay);
       }
     });
   };
@@ -68,11 +74,11 @@ export function connectLiveMessages(options: LiveOptions): () => void {
     if (source?.readyState === EventSource.CLOSED) {
       if (timer) window.clearTimeout(timer);
       attempt = 0;
-      open();
+      void open();
     }
   };
   window.addEventListener("online", onOnline);
-  open();
+  void open();
 
   return () => {
     stopped = true;

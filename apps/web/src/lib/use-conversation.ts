@@ -9,6 +9,7 @@
 import type { ChatMessage } from "@hikaya/contracts";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "./api-client.ts";
+import { backoffDelay, sleep } from "./backoff.ts";
 import { connectLiveMessages, type LiveStatus } from "./live-messages.ts";
 
 export interface OutboxItem {
@@ -28,6 +29,8 @@ export interface ConversationSource {
   send(item: OutboxItem): Promise<ChatMessage>;
   livePath: string;
   liveParams?: Record<string, string>;
+  /** A fresh access token for each live (re)connection (the user app's or the console's session). */
+  liveToken(): Promise<string | null>;
   /** Keeps only this conversation's messages from a stream that carries several. */
   belongs?(message: ChatMessage): boolean;
   onLiveMessage?(message: ChatMessage): void;
@@ -157,13 +160,14 @@ export function useConversation(source: ConversationSource | null) {
             setLoading(false);
             return;
           }
-          await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 5000)));
+          await sleep(backoffDelay(attempt, 500, 5000));
         }
       }
       if (cancelled) return;
       close = connectLiveMessages({
         path: src.livePath,
         params: src.liveParams,
+        token: src.liveToken,
         after: newest,
         onMessage: (m) => {
           if (src.belongs && !src.belongs(m)) return;

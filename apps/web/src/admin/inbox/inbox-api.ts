@@ -1,25 +1,26 @@
 /** The facilitator inbox's calls to /api/admin/conversations… (JSON; voice replies as multipart). */
 import type { ChatMessage, ConversationList, ConversationPerson, MessagesPage } from "@hikaya/contracts";
 import { queryOptions } from "@tanstack/react-query";
-import { ApiError, api } from "../../lib/api-client.ts";
-import { getAccessToken } from "../../lib/session.ts";
+import { ApiError, send } from "../../lib/api-client.ts";
 import type { OutboxItem } from "../../lib/use-conversation.ts";
+import { consoleSession } from "../admin-session.ts";
+import { consoleApi } from "../api.ts";
 
 export const inboxQueries = {
   conversations: () =>
     queryOptions({
       queryKey: ["admin", "inbox", "conversations"],
-      queryFn: () => api<ConversationList>("/admin/conversations?limit=100"),
+      queryFn: () => consoleApi<ConversationList>("/admin/conversations?limit=100"),
     }),
   person: (userId: string) =>
     queryOptions({
       queryKey: ["admin", "inbox", "person", userId],
-      queryFn: () => api<ConversationPerson>(`/admin/conversations/${encodeURIComponent(userId)}/person`),
+      queryFn: () => consoleApi<ConversationPerson>(`/admin/conversations/${encodeURIComponent(userId)}/person`),
     }),
 };
 
 export function fetchConversationPage(userId: string, before?: string): Promise<MessagesPage> {
-  return api<MessagesPage>(
+  return consoleApi<MessagesPage>(
     `/admin/conversations/${encodeURIComponent(userId)}/messages?limit=50${before ? `&before=${before}` : ""}`,
   );
 }
@@ -37,17 +38,11 @@ export async function sendReply(userId: string, item: OutboxItem): Promise<ChatM
     form.set("message", item.text ?? "");
     form.set("messageType", "text");
   }
-  const token = getAccessToken();
-  let res: Response;
-  try {
-    res = await fetch(`/api/admin/conversations/${encodeURIComponent(userId)}/messages`, {
-      method: "POST",
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-      body: form,
-    });
-  } catch {
-    throw new ApiError("network", "Network error", 0);
-  }
+  const res = await send(
+    `/api/admin/conversations/${encodeURIComponent(userId)}/messages`,
+    { method: "POST", body: form },
+    consoleSession,
+  );
   const body = (await res.json().catch(() => null)) as (ChatMessage & { code?: string; message?: string }) | null;
   if (!res.ok || !body) {
     const code = (
@@ -59,5 +54,5 @@ export async function sendReply(userId: string, item: OutboxItem): Promise<ChatM
 }
 
 export function markConversationRead(userId: string, upTo: string) {
-  return api<{ ok: true }>(`/admin/conversations/${encodeURIComponent(userId)}/read`, { body: { upTo: Number(upTo) } });
+  return consoleApi<{ ok: true }>(`/admin/conversations/${encodeURIComponent(userId)}/read`, { body: { upTo: Number(upTo) } });
 }

@@ -11,8 +11,8 @@ import { Spinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { connectLiveMessages } from "../../lib/live-messages.ts";
-import { getUserId } from "../../lib/session.ts";
 import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
+import { consoleToken, useAdminSession } from "../admin-session.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { fetchConversationPage, inboxQueries, markConversationRead, sendReply } from "./inbox-api.ts";
 import "../../components/chat/chat.css";
@@ -40,6 +40,7 @@ export function InboxPage() {
     let timer: number | undefined;
     return connectLiveMessages({
       path: "/api/admin/messages/stream",
+      token: consoleToken,
       after: null,
       onMessage: () => {
         window.clearTimeout(timer);
@@ -116,13 +117,15 @@ function ConversationView({ userId }: { userId: string }) {
   const { t } = useTranslation("inbox");
   const { t: tm } = useTranslation("messages");
   const client = useQueryClient();
-  const me = getUserId();
+  const session = useAdminSession();
+  const me = session.status === "admin" ? session.userId : null;
   const person = useQuery(inboxQueries.person(userId));
   const source = useMemo<ConversationSource>(
     () => ({
       outboxKey: `admin.${me ?? ""}.${userId}`,
       livePath: "/api/admin/messages/stream",
       liveParams: { conversation: userId },
+      liveToken: consoleToken,
       loadPage: (before) => fetchConversationPage(userId, before),
       send: (item) => sendReply(userId, item),
       belongs: (m: ChatMessage) => m.conversation === userId,

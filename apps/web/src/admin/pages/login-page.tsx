@@ -3,10 +3,11 @@ import { useNavigate } from "react-router";
 import { toast } from "react-toastify";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
+import { AuthApiError } from "../../lib/auth-session.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { storeSession } from "../../lib/session.ts";
+import { decodeJwtPayload } from "../../lib/jwt.ts";
 import { useSettings } from "../../lib/settings.ts";
-import { decodeJwtPayload } from "../admin-session.ts";
+import { consoleSession } from "../admin-session.ts";
 
 /** Sign-in for operators: e-mail and password against /auth/v1/token, then the console. */
 export function AdminLoginPage() {
@@ -24,25 +25,17 @@ export function AdminLoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch("/auth/v1/token?grant_type=password", {
-        method: "POST",
-        headers: { "content-type": "application/json", apikey: settings.data.anonKey },
-        body: JSON.stringify({ email: email.trim(), password }),
-      });
-      const body = (await res.json().catch(() => ({}))) as { access_token?: string; user?: { id?: string } };
-      if (!res.ok || !body.access_token || !body.user?.id) {
-        setError(t("login.failed"));
-        return;
-      }
-      if (decodeJwtPayload(body.access_token)?.app_metadata?.role !== "admin") {
+      const session = await consoleSession.signInWithPassword({ email: email.trim() }, password, true);
+      if (decodeJwtPayload(session.access_token)?.app_metadata?.role !== "admin") {
+        // Not an operator: end that session at once rather than keep a family member's tokens in the console.
+        await consoleSession.signOut();
         setError(t("login.notAdmin"));
         return;
       }
-      storeSession(body.access_token, body.user.id, true);
       toast.success(t("login.welcome"));
       navigate("/admin/stories", { replace: true });
-    } catch {
-      setError(t("login.network"));
+    } catch (error) {
+      setError(error instanceof AuthApiError && error.status > 0 && error.status < 500 ? t("login.failed") : t("login.network"));
     } finally {
       setBusy(false);
     }

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { toast } from "react-toastify";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { getAccessToken } from "../../lib/session.ts";
 import { formatDuration } from "./chat-time.ts";
+import { usePrivateMediaFetch } from "./private-media.tsx";
 
 /**
  * A voice note: play/pause, progress and length. Private notes (under /api/messages/audio/…) need the
@@ -22,6 +22,7 @@ export function VoiceNote({
   label: string;
 }) {
   const { t } = useTranslation("messages");
+  const fetchPrivate = usePrivateMediaFetch();
   const audio = useRef<HTMLAudioElement | null>(null);
   const objectUrl = useRef<string | null>(null);
   const [playing, setPlaying] = useState(false);
@@ -60,8 +61,7 @@ export function VoiceNote({
     if (!src) throw new Error("no source");
     if (!src.startsWith("/api/")) return src;
     if (objectUrl.current) return objectUrl.current;
-    const token = getAccessToken();
-    const res = await fetch(src, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const res = await fetchPrivate(src);
     if (!res.ok) throw new Error(`audio ${res.status}`);
     objectUrl.current = URL.createObjectURL(await res.blob());
     return objectUrl.current;

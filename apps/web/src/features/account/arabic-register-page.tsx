@@ -47,7 +47,7 @@ export function ArabicRegisterPage() {
     setBusy(true);
     try {
       const result = await phoneSignUp({ country, phoneNumber: phone.trim(), password, agreeToReminder: reminders });
-      storeTokenSession(result.token, result.user.id, { refreshToken: result.refreshToken });
+      storeTokenSession(result.token, result.user.id, { refreshToken: result.refreshToken, expiresAt: result.expiresAt });
       track("signup", { agreeToReminder: reminders, method: "phone" });
       toast.success(t("register.success"));
       navigate("/landing-page");

@@ -8,7 +8,7 @@ import { PageSpinner, Spinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { getUserId } from "../../lib/session.ts";
+import { getFreshAccessToken, getUserId } from "../../lib/session.ts";
 import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
 import { fetchMessages, markRead, sendMessage } from "./api/messages.ts";
 import "../../components/chat/chat.css";
@@ -43,6 +43,7 @@ export function ChatPage() {
         ? {
             outboxKey: `user.${userId}`,
             livePath: "/api/messages/stream",
+            liveToken: getFreshAccessToken,
             loadPage: async (before) => {
               const page = await fetchMessages(before);
               if (!before) setGreeting(page.greeting);

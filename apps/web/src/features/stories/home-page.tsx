@@ -5,7 +5,6 @@ import { AppLayout, useShareSite } from "../../components/app-chrome.tsx";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { useAppStore } from "../../lib/store.ts";
 import { listPending, type PendingRecording, retryPending } from "./api/recordings.ts";
 import { storiesQuery, useStories } from "./api/stories.ts";
 import { StoryCard } from "./story-card.tsx";
@@ -48,10 +47,6 @@ export function HomePage() {
   const stories = useStories();
   const share = useShareSite();
   const client = useQueryClient();
-  const setStories = useAppStore((s) => s.setStories);
-  useEffect(() => {
-    if (stories.data) setStories(stories.data);
-  }, [stories.data, setStories]);
 
   return (
     <main className="stories-home journey">
