@@ -11,9 +11,16 @@ import { E2E_ADMIN } from "../support/global-setup.ts";
 export const MESSAGE_STRINGS = { en: enMessages, ar: arMessages } as const;
 export const INBOX_STRINGS = { en: enInbox, ar: arInbox } as const;
 
-export interface ChatUser {
+/** A session as the browser keeps it: the access token, the refresh token that renews it, and its expiry. */
+export interface BrowserSession {
   token: string;
   userId: string;
+  refreshToken: string;
+  /** Unix seconds. */
+  expiresAt: number;
+}
+
+export interface ChatUser extends BrowserSession {
   phone: string;
 }
 
@@ -32,8 +39,8 @@ export async function createChatUser(request: APIRequestContext, baseURL = "", p
     data: { country: "+962", phoneNumber: phone, password: "message-pass-1", agreeToReminder: true },
   });
   expect(res.status(), await res.text()).toBe(200);
-  const body = (await res.json()) as { token: string; user: { id: string } };
-  const user = { token: body.token, userId: body.user.id, phone };
+  const body = (await res.json()) as { token: string; refreshToken: string; expiresAt: number; user: { id: string } };
+  const user = { token: body.token, userId: body.user.id, refreshToken: body.refreshToken, expiresAt: body.expiresAt, phone };
   if (profile) {
     const update = await request.post(`${baseURL}/api/profile/update`, {
       headers: { authorization: `Bearer ${user.token}` },
@@ -45,26 +52,46 @@ export async function createChatUser(request: APIRequestContext, baseURL = "", p
 }
 
 /** The facilitator admin's session from /auth/v1/token (apikey = the anon key of /api/settings). */
-export async function facilitatorSession(request: APIRequestContext, baseURL = ""): Promise<{ token: string; userId: string }> {
+export async function facilitatorSession(request: APIRequestContext, baseURL = ""): Promise<BrowserSession> {
   const settings = (await (await request.get(`${baseURL}/api/settings`)).json()) as { anonKey: string };
   const res = await request.post(`${baseURL}/auth/v1/token?grant_type=password`, {
     headers: { apikey: settings.anonKey },
     data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
   });
   expect(res.status(), await res.text()).toBe(200);
-  const body = (await res.json()) as { access_token: string; user: { id: string } };
-  return { token: body.access_token, userId: body.user.id };
+  const body = (await res.json()) as { access_token: string; refresh_token: string; expires_at: number; user: { id: string } };
+  return { token: body.access_token, userId: body.user.id, refreshToken: body.refresh_token, expiresAt: body.expires_at };
 }
 
-/** Stores a session where lib/session.ts reads it, and the language, before any page script runs. */
-export async function storeSession(target: Page | BrowserContext, session: { token: string; userId: string }, lang: Lang) {
+/**
+ * Stores a remembered session where the app keeps it (lib/session.ts for the user app, the console's
+ * own key for /admin), with the language, before any page script runs — once per context, so a page
+ * that refreshes its tokens later is not handed the spent ones again on reload.
+ */
+export async function storeSession(
+  target: Page | BrowserContext,
+  session: BrowserSession,
+  lang: Lang,
+  app: "user" | "console" = "user",
+) {
   await target.addInitScript(
-    ({ token, userId, lang }) => {
-      localStorage.setItem("token", token);
-      localStorage.setItem("userId", userId);
+    ({ session, lang, key, mirror }) => {
+      if (localStorage.getItem(`e2e-seeded:${key}`)) return;
+      localStorage.setItem(`e2e-seeded:${key}`, "1");
+      const stored = {
+        access_token: session.token,
+        refresh_token: session.refreshToken,
+        expires_at: session.expiresAt,
+        user: { id: session.userId },
+      };
+      localStorage.setItem(key, JSON.stringify(stored));
+      if (mirror) {
+        localStorage.setItem("token", session.token);
+        localStorage.setItem("userId", session.userId);
+      }
       localStorage.setItem("i18nextLng", lang);
     },
-    { ...session, lang },
+    { session, lang, key: app === "console" ? "hikaya-console-auth" : "hikaya-auth", mirror: app === "user" },
   );
 }
 

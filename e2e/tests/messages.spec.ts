@@ -64,7 +64,7 @@ test.describe("Message Center", () => {
     await expect(family.input).toBeVisible();
 
     const consoleCtx = await consoleContext(browser, baseURL ?? "", lang);
-    await storeSession(consoleCtx, staff, lang);
+    await storeSession(consoleCtx, staff, lang, "console");
     const admin = await consoleCtx.newPage();
     try {
       // The family writes first; the conversation shows up in the inbox with an unread count.
