@@ -21,6 +21,7 @@ import { storageRoutes } from "./modules/storage/storage.routes.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
 import { registerApiDocs } from "./plugins/api-docs.ts";
 import { installErrorHandler } from "./plugins/error-handler.ts";
+import { installTokenApiBody } from "./plugins/token-api-body.ts";
 import { seedDemoProgram } from "./seed/demo-seed.ts";
 
 export interface BuildOptions {
@@ -82,6 +83,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", async () => app.deps.bus.close());
 
   installErrorHandler(app);
+  installTokenApiBody(app);
   await registerApiDocs(app); // before every route, so the OpenAPI document sees them all
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(gotrueRoutes, { prefix: "/auth/v1" });
