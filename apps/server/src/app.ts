@@ -6,6 +6,7 @@ import type { App, AppDeps } from "./deps.ts";
 import { createMessageBus } from "./infrastructure/bus/index.ts";
 import { createFileStorage } from "./infrastructure/files/index.ts";
 import { createMessageProvider } from "./infrastructure/sms/index.ts";
+import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { accountRoutes } from "./modules/auth/account.routes.ts";
 import { createAuthDeps } from "./modules/auth/auth.module.ts";
@@ -88,6 +89,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(gotrueRoutes, { prefix: "/auth/v1" });
   await app.register(accountRoutes, { prefix: "/api" });
+  await app.register(accountSettingsRoutes, { prefix: "/api" });
   await app.register(settingsRoutes, { prefix: "/api" });
   await app.register(geoRoutes, { prefix: "/api" });
   await app.register(contentRoutes, { prefix: "/api" });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES } from "./constants.ts";
+import { normalizeDigits } from "./digits.ts";
 
 /**
  * A signed-in person's own account under /api/account (plain JSON, `Authorization: Bearer`; errors are
@@ -50,12 +51,12 @@ export const phoneChangeRequestSchema = z.object({
   /** Dial code ("+962") or ISO code ("JO"). */
   country: z.string().trim().min(1).max(8),
   /** Any digits (Western, Arabic-Indic, Eastern Arabic-Indic), spaces and dashes; normalised on the server. */
-  phoneNumber: z.string().trim().min(1).max(40),
+  phoneNumber: z.string().trim().min(1).max(40).transform(normalizeDigits),
   channel: messageChannelSchema.default("sms"),
 });
 export type PhoneChangeRequest = z.input<typeof phoneChangeRequestSchema>;
 
-export const phoneVerifyRequestSchema = z.object({ code: z.string().trim().min(1).max(40) });
+export const phoneVerifyRequestSchema = z.object({ code: z.string().trim().min(1).max(40).transform(normalizeDigits) });
 export type PhoneVerifyRequest = z.infer<typeof phoneVerifyRequestSchema>;
 
 export const deleteAccountRequestSchema = z.object({ password: z.string().min(1).max(1024) });

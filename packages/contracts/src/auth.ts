@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { LANGUAGES } from "./constants.ts";
+import { normalizeDigits } from "./digits.ts";
 
 /**
  * The phone-number account API (spec section 7) under /api. `country` is a dial code ("+962") or an
@@ -6,7 +8,10 @@ import { z } from "zod";
  */
 
 const country = z.string().trim().min(1, "Select country").max(8);
-const phoneNumber = z.string().trim().min(1).max(32);
+/** Western, Arabic-Indic and Eastern Arabic-Indic digits, spaces and dashes: all read the same. */
+const phoneNumber = z.string().trim().min(1).max(40).transform(normalizeDigits);
+/** The language the person uses, for the texts sent to them (SMS, WhatsApp). */
+const language = z.enum(LANGUAGES).optional();
 const password = z.string().max(1024);
 
 export const phoneSignUpRequestSchema = z.object({
@@ -14,6 +19,7 @@ export const phoneSignUpRequestSchema = z.object({
   phoneNumber,
   password,
   agreeToReminder: z.boolean().optional().default(true),
+  language,
 });
 export type PhoneSignUpRequest = z.input<typeof phoneSignUpRequestSchema>;
 
@@ -34,11 +40,11 @@ export const phoneSignUpResponseSchema = z.object({
 });
 export type PhoneSignUpResponse = z.infer<typeof phoneSignUpResponseSchema>;
 
-export const sendOtpRequestSchema = z.object({ country, phoneNumber });
+export const sendOtpRequestSchema = z.object({ country, phoneNumber, language });
 export const sendOtpResponseSchema = z.object({ user: z.string() });
 
 export const verifyOtpRequestSchema = z.object({
-  otp: z.string().trim().min(1, "Please enter OTP").max(12),
+  otp: z.string().trim().min(1, "Please enter OTP").max(40).transform(normalizeDigits),
   user: z.string().trim().min(1).max(64),
 });
 /** A reset token: single use, 10 minutes, good only for POST /api/reset-password. */
@@ -61,6 +67,9 @@ export const createAccountUserRequestSchema = z.object({
   countryCode: z.string().trim().max(8).nullish(),
   name: z.string().trim().max(200).nullish(),
   fromLandingPage: z.boolean().optional(),
+  /** The English sign-up's "Send me reminders" answer (stored with its time). */
+  agreeToReminder: z.boolean().optional(),
+  language,
 });
 export type CreateAccountUserRequest = z.input<typeof createAccountUserRequestSchema>;
 

@@ -33,9 +33,23 @@ export interface ProfilesTable {
   age_group: string | null;
   from_landing_page: number;
   agree_to_reminder: number;
+  agree_to_reminder_at: string | null;
   whatsapp_opt_in: number | null;
+  whatsapp_opt_in_at: string | null;
+  /** "en" | "ar": the language SMS and WhatsApp texts are written in. */
+  language: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A login-phone change waiting for the code sent to the new number. */
+export interface PhoneChangesTable {
+  user_id: string;
+  phone: string;
+  dial_code: string;
+  channel: string;
+  expires_at: string;
+  created_at: string;
 }
 
 export interface StoriesTable {
@@ -272,6 +286,7 @@ export interface Database {
   sms_outbox: SmsOutboxTable;
   users: UsersTable;
   profiles: ProfilesTable;
+  phone_changes: PhoneChangesTable;
   stories: StoriesTable;
   characters: CharactersTable;
   questions: QuestionsTable;

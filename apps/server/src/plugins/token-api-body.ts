@@ -14,7 +14,7 @@ export function installTokenApiBody(app: FastifyInstance) {
       done(null, undefined);
       return;
     }
-    parseJson(request, body, done);
+    parseJson(request, String(body), done);
   });
 
   app.addHook("preValidation", async (request) => {

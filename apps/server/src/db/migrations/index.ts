@@ -5,6 +5,7 @@ import * as m0002 from "./0002-auth.ts";
 import * as m0003 from "./0003-recordings.ts";
 import * as m0004 from "./0004-messages.ts";
 import * as m0005 from "./0005-admin.ts";
+import * as m0006 from "./0006-accounts.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -20,4 +21,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0003-recordings": m0003,
   "0004-messages": m0004,
   "0005-admin": m0005,
+  "0006-accounts": m0006,
 };

@@ -167,7 +167,7 @@ describe("POST /api/change-password", () => {
     const headers = { authorization: `Bearer ${signup.token}` };
     const wrong = await post("/api/change-password", { oldPassword: "nope-nope", newPassword: "brand-new-1" }, headers);
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().code).toBe("invalid_credentials");
+    expect(wrong.json().code).toBe("incorrect_password");
     const weak = await post("/api/change-password", { oldPassword: "secret123", newPassword: "1" }, headers);
     expect(weak.json().code).toBe("weak_password");
     const ok = await post("/api/change-password", { oldPassword: "secret123", newPassword: "brand-new-1" }, headers);

@@ -23,12 +23,18 @@ import { AccountService } from "./account.service.ts";
 import type { Caller, RequestMeta } from "./auth.service.ts";
 import { AuthError } from "./auth-errors.ts";
 import { requireAdmin, requireUser } from "./guards.ts";
+import { chooseLanguage, languageFromHeader } from "./texts.ts";
 
 const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 const meta = (request: FastifyRequest): RequestMeta => {
   const ua = request.headers["user-agent"];
-  return { ip: request.ip, userAgent: typeof ua === "string" ? ua : null };
+  const body = request.body as { language?: unknown } | undefined;
+  return {
+    ip: request.ip,
+    userAgent: typeof ua === "string" ? ua : null,
+    language: chooseLanguage(body?.language, languageFromHeader(request.headers["accept-language"])),
+  };
 };
 
 /** The phone-number account API (spec section 7) under /api; errors are the shared `{code, message}`. */

@@ -1,10 +1,11 @@
-import type { AccountUser, CreateAccountUserRequest } from "@hikaya/contracts";
+import type { AccountUser, CreateAccountUserRequest, Language } from "@hikaya/contracts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
 import { RESET_TOKEN_TTL_MS } from "./auth.service.ts";
 import { AuthError } from "./auth-errors.ts";
 import { phoneWithCountry, resolveCountry } from "./phone.ts";
 import { randomToken, verifyPassword } from "./secrets.ts";
+import { authText } from "./texts.ts";
 
 /**
  * The spec's phone-number account calls (/api/sign-up, send-otp, verify-otp, reset-password,
@@ -25,7 +26,10 @@ export class AccountService {
     return { e164, dialCode, national: e164.slice(dialCode.length) };
   }
 
-  async signUp(input: { country: string; phoneNumber: string; password: string; agreeToReminder: boolean }, meta: RequestMeta) {
+  async signUp(
+    input: { country: string; phoneNumber: string; password: string; agreeToReminder: boolean; language?: Language },
+    meta: RequestMeta,
+  ) {
     const { e164, dialCode, national } = this.#phone(input.country, input.phoneNumber);
     const session = await this.#auth.signUp({ phone: e164, password: input.password, data: {} }, meta);
     const now = new Date().toISOString();
@@ -41,11 +45,21 @@ export class AccountService {
         age_group: null,
         from_landing_page: 0,
         agree_to_reminder: input.agreeToReminder ? 1 : 0,
+        agree_to_reminder_at: now,
         whatsapp_opt_in: null,
+        whatsapp_opt_in_at: null,
+        language: input.language ?? meta.language ?? null,
         created_at: now,
         updated_at: now,
       },
-      { phone_number: national, country_code: dialCode, agree_to_reminder: input.agreeToReminder ? 1 : 0, updated_at: now },
+      {
+        phone_number: national,
+        country_code: dialCode,
+        agree_to_reminder: input.agreeToReminder ? 1 : 0,
+        agree_to_reminder_at: now,
+        ...(input.language ? { language: input.language } : {}),
+        updated_at: now,
+      },
     );
     return {
       token: session.access_token,
@@ -66,7 +80,8 @@ export class AccountService {
       return { user: this.#auth.decoyUserId(e164) };
     }
     const { code } = await this.#auth.issueCode("api_recovery", user.id, user.id);
-    await this.#auth.send("sms", e164, `Your Hikaya password reset code is ${code}`, "recovery");
+    const language = await this.#auth.languageOf(user.id, meta);
+    await this.#auth.send("sms", e164, authText("resetCode", language, { code }), "recovery");
     await this.#auth.audit(user.id, "api_recovery_requested", meta, { known: true });
     return { user: user.id };
   }
@@ -78,6 +93,7 @@ export class AccountService {
     try {
       await this.#auth.consumeCode(["api_recovery"], input.user, input.otp);
     } catch (error) {
+      if (error instanceof AuthError && error.appCode === "too_many_attempts") throw error.toAppError();
       if (error instanceof AuthError && error.errorCode === "otp_expired")
         throw new AppError("invalid_otp", "Invalid or expired code");
       throw error;
@@ -120,7 +136,7 @@ export class AccountService {
   async changePassword(caller: Caller, input: { oldPassword: string; newPassword: string }, meta: RequestMeta) {
     if (!(await verifyPassword(input.oldPassword, caller.user.encrypted_password))) {
       await this.#auth.audit(caller.user.id, "change_password_failed", meta);
-      throw new AppError("invalid_credentials", "Invalid login credentials");
+      throw new AppError("incorrect_password", "Current password is incorrect");
     }
     const password = this.#auth.checkPassword(input.newPassword);
     await this.#auth.repo.updateUser(caller.user.id, {
@@ -145,6 +161,10 @@ export class AccountService {
       ...(input.phoneNumber !== undefined ? { phone_number: input.phoneNumber ?? null } : {}),
       ...(resolved ? { country_code: resolved.dialCode } : {}),
       ...(input.fromLandingPage !== undefined ? { from_landing_page: input.fromLandingPage ? 1 : 0 } : {}),
+      ...(input.agreeToReminder !== undefined
+        ? { agree_to_reminder: input.agreeToReminder ? 1 : 0, agree_to_reminder_at: now }
+        : {}),
+      ...(input.language ? { language: input.language } : {}),
     };
     await this.#auth.repo.upsertProfile(
       {
@@ -157,7 +177,10 @@ export class AccountService {
         age_group: null,
         from_landing_page: 0,
         agree_to_reminder: 1,
+        agree_to_reminder_at: null,
         whatsapp_opt_in: null,
+        whatsapp_opt_in_at: null,
+        language: null,
         created_at: now,
         updated_at: now,
         ...values,

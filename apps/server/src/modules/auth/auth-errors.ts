@@ -68,6 +68,9 @@ export const authErrors = {
   invalidCredentials: () =>
     new AuthError(400, "invalid_credentials", "Invalid login credentials", { appCode: "invalid_credentials" }),
   otpInvalid: () => new AuthError(403, "otp_expired", "Token has expired or is invalid", { appCode: "invalid_otp" }),
+  /** The try that spent a code: Supabase still says otp_expired; /api tells the person to ask for a new one. */
+  otpSpent: () =>
+    new AuthError(403, "otp_expired", "Too many wrong codes. Ask for a new code.", { appCode: "too_many_attempts" }),
   refreshNotFound: () => new AuthError(400, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found"),
   refreshAlreadyUsed: () => new AuthError(400, "refresh_token_already_used", "Invalid Refresh Token: Already Used"),
   noAuthorization: () => new AuthError(401, "no_authorization", "This endpoint requires a valid Bearer token"),

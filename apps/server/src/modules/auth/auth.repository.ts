@@ -214,8 +214,8 @@ export class AuthRepository {
   activeTokenByHash(tokenHash: string, purposes: string[], now: string) {
     return this.#activeTokens("token_hash", tokenHash, purposes, now).executeTakeFirst();
   }
-  /** Counts a wrong try; past the limit the code is spent. */
-  async failTokenAttempt(id: string, maxAttempts: number, now: string) {
+  /** Counts a wrong try; past the limit the code is spent (true: this try spent it). */
+  async failTokenAttempt(id: string, maxAttempts: number, now: string): Promise<boolean> {
     const row = await this.db
       .updateTable("one_time_tokens")
       .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
@@ -224,7 +224,9 @@ export class AuthRepository {
       .executeTakeFirst();
     if (row && row.attempts >= maxAttempts) {
       await this.db.updateTable("one_time_tokens").set({ used_at: now }).where("id", "=", id).execute();
+      return true;
     }
+    return false;
   }
   /** Single use: true only for the call that consumed it. */
   async consumeToken(id: string, now: string): Promise<boolean> {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Language } from "@hikaya/contracts";
 import * as OTPAuth from "otpauth";
 import { renderSVG } from "uqr";
 import type { Config } from "../../config.ts";
@@ -21,6 +22,7 @@ import {
   sixDigitCode,
   verifyPassword,
 } from "./secrets.ts";
+import { authText, chooseLanguage } from "./texts.ts";
 import { parseJson, type SupabaseUser, toSupabaseUser } from "./user-view.ts";
 
 export const OTP_TTL_MS = 5 * 60_000;
@@ -35,6 +37,8 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export interface RequestMeta {
   ip: string;
   userAgent: string | null;
+  /** The language the request asks for (body `language` or Accept-Language), for the texts sent. */
+  language?: Language | null;
 }
 
 type Amr = { method: string; timestamp: number }[];
@@ -420,8 +424,8 @@ export class AuthService {
     if (!row || typeof code !== "string") throw authErrors.otpInvalid();
     const expected = this.#otpHash(emailTokenHash(relatesTo, code.trim()));
     if (!safeEqual(row.token_hash, expected)) {
-      await this.repo.failTokenAttempt(row.id, OTP_MAX_ATTEMPTS, now);
-      throw authErrors.otpInvalid();
+      const spent = await this.repo.failTokenAttempt(row.id, OTP_MAX_ATTEMPTS, now);
+      throw spent ? authErrors.otpSpent() : authErrors.otpInvalid();
     }
     if (!(await this.repo.consumeToken(row.id, now))) throw authErrors.otpInvalid();
     return row;
@@ -513,12 +517,13 @@ export class AuthService {
       const { code, tokenHash } = await this.issueCode("email", recipient, user.id);
       await this.#startFlow(user.id, recipient, "magiclink", input.code_challenge, input.code_challenge_method);
       const link = this.#link("magiclink", tokenHash, meta.redirectTo, meta.origin);
-      await this.send("email", recipient, `Your Hikaya sign-in code is ${code}. Or open ${link}`, "magiclink");
+      const language = await this.languageOf(user.id, meta);
+      await this.send("email", recipient, authText("signInLink", language, { code, link }), "magiclink");
       await this.audit(user.id, "user_confirmation_requested", meta, { channel: "email" });
       return {};
     }
     const { code } = await this.issueCode("sms", recipient, user.id);
-    const id = await this.send(channel, recipient, `Your Hikaya code is ${code}`, "otp");
+    const id = await this.send(channel, recipient, authText("code", await this.languageOf(user.id, meta), { code }), "otp");
     await this.audit(user.id, "user_confirmation_requested", meta, { channel });
     return { message_id: id };
   }
@@ -655,7 +660,8 @@ export class AuthService {
     const { code, tokenHash } = await this.issueCode("recovery", email, user.id);
     await this.#startFlow(user.id, email, "recovery", input.code_challenge, input.code_challenge_method);
     const link = this.#link("recovery", tokenHash, meta.redirectTo, meta.origin);
-    await this.send("email", email, `Your Hikaya password reset code is ${code}. Or open ${link}`, "recovery");
+    const language = await this.languageOf(user.id, meta);
+    await this.send("email", email, authText("resetLink", language, { code, link }), "recovery");
     await this.audit(user.id, "user_recovery_requested", meta);
   }
 
@@ -682,13 +688,15 @@ export class AuthService {
     if (!user) return {};
     if (type === "sms" && !user.phone_confirmed_at && user.phone) {
       const { code } = await this.issueCode("sms", user.phone, user.id);
-      return { message_id: await this.send("sms", user.phone, `Your Hikaya code is ${code}`, "otp") };
+      const text = authText("code", await this.languageOf(user.id, meta), { code });
+      return { message_id: await this.send("sms", user.phone, text, "otp") };
     }
     if (type === "phone_change") {
       const pending = await this.repo.latestActiveTokenOfUser(user.id, ["phone_change"], new Date().toISOString());
       if (!pending) return {};
       const { code } = await this.issueCode("phone_change", pending.relates_to, user.id);
-      return { message_id: await this.send("sms", pending.relates_to, `Your Hikaya code is ${code}`, "phone_change") };
+      const text = authText("phoneChangeCode", await this.languageOf(user.id, meta), { code });
+      return { message_id: await this.send("sms", pending.relates_to, text, "phone_change") };
     }
     return {};
   }
@@ -700,8 +708,9 @@ export class AuthService {
       throw new AuthError(422, "validation_failed", "Reauthentication requires the user to have an email or a phone number");
     await this.limiter.hit("otpSendPerRecipient", user.email ?? (user.phone as string), authErrors.overSmsLimit);
     const { code } = await this.issueCode("reauthentication", user.id, user.id);
-    if (user.email) await this.send("email", user.email, `Your Hikaya confirmation code is ${code}`, "reauthentication");
-    else await this.send("sms", user.phone as string, `Your Hikaya confirmation code is ${code}`, "reauthentication");
+    const text = authText("confirmationCode", await this.languageOf(user.id, meta), { code });
+    if (user.email) await this.send("email", user.email, text, "reauthentication");
+    else await this.send("sms", user.phone as string, text, "reauthentication");
     await this.audit(user.id, "user_reauthenticate_requested", meta);
   }
 
@@ -760,7 +769,12 @@ export class AuthService {
         const channel = input.channel === "whatsapp" ? "whatsapp" : "sms";
         await this.limiter.hit("otpSendPerRecipient", phone, authErrors.overSmsLimit);
         const { code } = await this.issueCode("phone_change", phone, user.id);
-        await this.send(channel, phone, `Your Hikaya code is ${code}`, "phone_change");
+        await this.send(
+          channel,
+          phone,
+          authText("phoneChangeCode", await this.languageOf(user.id, meta), { code }),
+          "phone_change",
+        );
         await this.audit(user.id, "user_modified", meta, { field: "phone", pending: true });
       }
     }
@@ -884,6 +898,61 @@ export class AuthService {
     return { id: factor.id };
   }
 
+  // ── the person's own account (modules/account) ───────────────────────────────────────────────
+
+  /** The language texts to this person are written in: their stored choice, else the request's. */
+  async languageOf(userId: string | null, meta: RequestMeta | null): Promise<Language> {
+    const profile = userId ? await this.repo.findProfile(userId) : undefined;
+    return chooseLanguage(profile?.language, meta?.language);
+  }
+
+  async findUser(userId: string): Promise<UserRow | undefined> {
+    return this.repo.findUserById(userId);
+  }
+
+  /** Whether `password` is the person's current password. */
+  async passwordMatches(userId: string, password: string): Promise<boolean> {
+    const user = await this.repo.findUserById(userId);
+    return Boolean(user?.encrypted_password) && (await verifyPassword(password, user?.encrypted_password ?? null));
+  }
+
+  /** Sends a code to a new login phone. Nothing changes until confirmPhoneChange gets that code. */
+  async requestPhoneChange(userId: string, phone: string, channel: "sms" | "whatsapp", meta: RequestMeta) {
+    if (await this.repo.findUserByPhone(phone))
+      throw new AuthError(422, "phone_exists", "This phone number belongs to another account", { appCode: "phone_in_use" });
+    await this.limiter.hit("otpSendPerIp", meta.ip);
+    await this.limiter.hit("otpSendPerRecipient", phone, authErrors.overSmsLimit);
+    const { code } = await this.issueCode("phone_change", phone, userId);
+    const language = await this.languageOf(userId, meta);
+    await this.send(channel, phone, authText("phoneChangeCode", language, { code }), "phone_change");
+    await this.audit(userId, "user_modified", meta, { field: "phone", pending: true });
+  }
+
+  /** The code sent to the new number makes it the login phone (user, identity and providers together). */
+  async confirmPhoneChange(userId: string, phone: string, code: string, meta: RequestMeta) {
+    await this.limiter.hit("verifyPerAccount", userId);
+    const row = await this.consumeCode(["phone_change"], phone, code);
+    const user = await this.repo.findUserById(userId);
+    if (!user || row.user_id !== userId) throw authErrors.otpInvalid();
+    await this.#applyVerification(user, row, meta);
+  }
+
+  /** Deletes the account and everything the database ties to it (sessions end with it). */
+  async deleteUser(id: string, meta: RequestMeta, by: "admin" | "self") {
+    const user = await this.repo.findUserById(id);
+    if (!user) throw authErrors.userNotFound();
+    try {
+      await this.repo.deleteUser(id);
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      // Other records still point at this person: keep the row, but free the address and end every session.
+      const now = new Date().toISOString();
+      await this.repo.deleteSessionsOf(id);
+      await this.repo.updateUser(id, { email: null, phone: null, encrypted_password: null, deleted_at: now, updated_at: now });
+    }
+    await this.audit(id, "user_deleted", meta, { by });
+  }
+
   // ── admin ────────────────────────────────────────────────────────────────────────────────────
 
   async adminCreateUser(input: Record<string, unknown>, meta: RequestMeta): Promise<UserRow> {
@@ -954,18 +1023,7 @@ export class AuthService {
   }
 
   async adminDeleteUser(id: string, meta: RequestMeta) {
-    const user = await this.repo.findUserById(id);
-    if (!user) throw authErrors.userNotFound();
-    try {
-      await this.repo.deleteUser(id);
-    } catch (error) {
-      if (!isForeignKeyViolation(error)) throw error;
-      // Other records still point at this person: keep the row, but free the address and end every session.
-      const now = new Date().toISOString();
-      await this.repo.deleteSessionsOf(id);
-      await this.repo.updateUser(id, { email: null, phone: null, encrypted_password: null, deleted_at: now, updated_at: now });
-    }
-    await this.audit(id, "user_deleted", meta, { by: "admin" });
+    await this.deleteUser(id, meta, "admin");
   }
 
   async generateLink(input: Record<string, unknown>, meta: RequestMeta & { origin: string }, redirectTo: string | undefined) {

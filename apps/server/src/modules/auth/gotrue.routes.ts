@@ -4,6 +4,7 @@ import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import { accessTokenOf } from "./guards.ts";
 import { safeEqual } from "./secrets.ts";
+import { languageFromHeader } from "./texts.ts";
 
 /**
  * `/auth/v1`: the paths, bodies, objects and errors of Supabase Auth (GoTrue), so the unmodified
@@ -69,6 +70,7 @@ function metaOf(request: FastifyRequest): RequestMeta & { origin: string; redire
   return {
     ip: request.ip,
     userAgent: typeof userAgent === "string" ? userAgent : null,
+    language: languageFromHeader(request.headers["accept-language"]),
     origin,
     ...(redirectTo ? { redirectTo } : {}),
   };

@@ -1,3 +1,4 @@
+import { normalizeDigits } from "@hikaya/contracts";
 import {
   type CountryCode,
   getCountries,
@@ -11,7 +12,7 @@ import {
  * without it ("962791234567"), so /auth/v1 converts at its edge.
  */
 export function normalizePhone(input: string): string | null {
-  const compact = input.replace(/[\s().-]/g, "");
+  const compact = normalizeDigits(input);
   if (!/^\+?[1-9]\d{1,14}$/.test(compact)) return null;
   const parsed = parsePhoneNumberFromString(compact.startsWith("+") ? compact : `+${compact}`);
   return parsed?.isValid() ? parsed.number : null;
@@ -42,7 +43,7 @@ export function resolveCountry(country: string): ResolvedCountry | null {
 
 /** A national number read with the chosen country (a leading trunk "0" is fine), or a full "+…" number. */
 export function phoneWithCountry(country: string, phoneNumber: string): string | null {
-  const compact = phoneNumber.replace(/[\s().-]/g, "");
+  const compact = normalizeDigits(phoneNumber);
   if (compact.startsWith("+") || compact.startsWith("00")) return normalizePhone(compact.replace(/^00/, "+"));
   const resolved = resolveCountry(country);
   if (!resolved || !/^\d{3,17}$/.test(compact)) return null;

@@ -10,6 +10,17 @@ export async function insertMessage(db: Db, values: Insertable<MessagesTable>): 
   return db.insertInto("messages").values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The storage keys of every voice note in a person's conversation (theirs and the facilitators'). */
+export async function listVoiceNoteKeys(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("messages")
+    .select("body")
+    .where("user_id", "=", userId)
+    .where("message_type", "=", "audio")
+    .execute();
+  return rows.map((r) => r.body);
+}
+
 export async function findMessageById(db: Db, id: number): Promise<MessageRow | undefined> {
   return db.selectFrom("messages").selectAll().where("id", "=", id).executeTakeFirst();
 }

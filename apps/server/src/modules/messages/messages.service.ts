@@ -26,6 +26,11 @@ export { VOICE_BUCKET };
 /** The authenticated path a voice note is served from (owner and facilitators only). */
 export const voiceNotePath = (id: number) => `/api/messages/audio/${id}`;
 
+/** The stored files of a person's conversation (account deletion removes them after the rows). */
+export async function voiceNoteFilesOf(db: DB, userId: string): Promise<{ bucket: typeof VOICE_BUCKET; key: string }[]> {
+  return (await repo.listVoiceNoteKeys(db, userId)).map((key) => ({ bucket: VOICE_BUCKET, key }));
+}
+
 export function toChatMessage(row: MessageRow): ChatMessage {
   return {
     _id: String(row.id),

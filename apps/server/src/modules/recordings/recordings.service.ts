@@ -128,6 +128,14 @@ export async function discardAudio(deps: Deps, stored: StoredAudio | null) {
   if (stored) await deps.storage.delete(RECORDINGS_BUCKET, stored.key).catch(() => undefined);
 }
 
+/** The stored files of a person's recordings (account deletion removes them after the rows). */
+export async function recordingFilesOf(
+  deps: Pick<AppDeps, "db">,
+  userId: string,
+): Promise<{ bucket: typeof RECORDINGS_BUCKET; key: string }[]> {
+  return (await listRecordingsOf(deps.db, userId)).map((row) => ({ bucket: RECORDINGS_BUCKET, key: row.object_key }));
+}
+
 export async function recordingsOf(deps: Pick<AppDeps, "db" | "auth">, userId: string): Promise<Recording[]> {
   return (await listRecordingsOf(deps.db, userId)).map((row) => toRecording(deps, row));
 }

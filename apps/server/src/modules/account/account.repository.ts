@@ -1,0 +1,73 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Database, PhoneChangesTable } from "../../db/schema.ts";
+
+type Db = Kysely<Database>;
+
+export type PhoneChangeRow = Selectable<PhoneChangesTable>;
+
+export async function findConsent(db: Db, userId: string) {
+  return db
+    .selectFrom("profiles")
+    .select([
+      "phone_number",
+      "country_code",
+      "agree_to_reminder",
+      "agree_to_reminder_at",
+      "whatsapp_opt_in",
+      "whatsapp_opt_in_at",
+      "language",
+    ])
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
+}
+
+/** Writes the given answers (each with the time it was given), creating the profile row if needed. */
+export async function saveConsent(
+  db: Db,
+  userId: string,
+  values: Partial<{
+    agree_to_reminder: number;
+    agree_to_reminder_at: string;
+    whatsapp_opt_in: number;
+    whatsapp_opt_in_at: string;
+    language: string;
+    phone_number: string;
+    country_code: string;
+  }>,
+) {
+  const now = new Date().toISOString();
+  await db
+    .insertInto("profiles")
+    .values({ user_id: userId, from_landing_page: 0, agree_to_reminder: 1, ...values, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ ...values, updated_at: now }))
+    .execute();
+}
+
+export async function findPhoneChange(db: Db, userId: string, now: string): Promise<PhoneChangeRow | undefined> {
+  return db
+    .selectFrom("phone_changes")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+}
+
+export async function savePhoneChange(db: Db, row: PhoneChangeRow) {
+  await db
+    .insertInto("phone_changes")
+    .values(row)
+    .onConflict((oc) =>
+      oc.column("user_id").doUpdateSet({
+        phone: row.phone,
+        dial_code: row.dial_code,
+        channel: row.channel,
+        expires_at: row.expires_at,
+        created_at: row.created_at,
+      }),
+    )
+    .execute();
+}
+
+export async function deletePhoneChange(db: Db, userId: string) {
+  await db.deleteFrom("phone_changes").where("user_id", "=", userId).execute();
+}

@@ -1,0 +1,303 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { AccountSettings } from "@hikaya/contracts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../deps.ts";
+import { listOutboxMessages } from "../../infrastructure/sms/index.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { createTestUser } from "../../test/test-users.ts";
+import { multipart, wavBytes } from "../messages/messages.test-helpers.ts";
+
+let t: TestApp;
+let app: App;
+let anonKey: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  app = t.app;
+  anonKey = app.deps.auth.keys.anonKey;
+});
+afterAll(async () => t?.close());
+
+const randomJordanMobile = () => `079${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+const e164 = (national: string) => `+962${national.slice(1)}`;
+/** Western digits as Arabic-Indic (٠-٩), as an Arabic keyboard types them. */
+const arabicIndic = (digits: string) => digits.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d)));
+
+interface Person {
+  token: string;
+  refreshToken: string;
+  userId: string;
+  national: string;
+  headers: { authorization: string };
+}
+
+async function signUp(body: Record<string, unknown> = {}): Promise<Person> {
+  const national = randomJordanMobile();
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/sign-up",
+    payload: { country: "JO", phoneNumber: national, password: "account-pass-1", agreeToReminder: true, ...body },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const json = res.json() as { token: string; refreshToken: string; user: { id: string } };
+  return {
+    token: json.token,
+    refreshToken: json.refreshToken,
+    userId: json.user.id,
+    national,
+    headers: { authorization: `Bearer ${json.token}` },
+  };
+}
+
+async function signIn(phone: string, password = "account-pass-1") {
+  return app.inject({
+    method: "POST",
+    url: "/auth/v1/token?grant_type=password",
+    headers: { apikey: anonKey },
+    payload: { phone, password },
+  });
+}
+
+async function latestCodeTo(phone: string): Promise<{ code: string; body: string }> {
+  const [message] = await listOutboxMessages(app.deps.db, { limit: 1, recipient: phone });
+  const code = message?.body.match(/(\d{6})/)?.[1];
+  if (!message || !code) throw new Error(`no code sent to ${phone}`);
+  return { code, body: message.body };
+}
+
+const settings = async (p: Person) =>
+  (await app.inject({ method: "GET", url: "/api/account", headers: p.headers })).json() as AccountSettings;
+
+describe("consent, stored on the server with its time", () => {
+  it("keeps the phone sign-up's reminders answer and the language", async () => {
+    const p = await signUp({ agreeToReminder: false, language: "en" });
+    const s = await settings(p);
+    expect(s).toMatchObject({ agreeToReminder: false, whatsappOptIn: null, language: "en", pendingPhone: null });
+    expect(s.phone).toEqual({ e164: e164(p.national), countryCode: "+962", phoneNumber: p.national.slice(1) });
+    expect(Date.parse(s.agreeToReminderAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("keeps the English sign-up's answer sent with the create-user call", async () => {
+    const user = await createTestUser(app);
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/users",
+      headers: user.headers,
+      payload: { id: user.id, name: "sara", agreeToReminder: false, language: "ar" },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const s = (await app.inject({ method: "GET", url: "/api/account", headers: user.headers })).json() as AccountSettings;
+    expect(s).toMatchObject({ agreeToReminder: false, language: "ar" });
+    expect(s.agreeToReminderAt).not.toBeNull();
+  });
+
+  it("stores the WhatsApp answer and changed reminders with their times", async () => {
+    const p = await signUp();
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/account/preferences",
+      headers: p.headers,
+      payload: { whatsappOptIn: true, agreeToReminder: false },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ whatsappOptIn: true, agreeToReminder: false });
+    expect(res.json().whatsappOptInAt).not.toBeNull();
+    const no = await app.inject({
+      method: "POST",
+      url: "/api/account/preferences",
+      headers: p.headers,
+      payload: { whatsappOptIn: false },
+    });
+    expect(no.json()).toMatchObject({ whatsappOptIn: false });
+  });
+
+  it("refuses unknown fields, and anyone signed out", async () => {
+    const p = await signUp();
+    const bad = await app.inject({
+      method: "POST",
+      url: "/api/account/preferences",
+      headers: p.headers,
+      payload: { admin: true },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((await app.inject({ method: "GET", url: "/api/account" })).statusCode).toBe(401);
+  });
+});
+
+describe("changing the login phone", () => {
+  it("changes nothing until the code sent to the new number is verified, then only the new number signs in", async () => {
+    const p = await signUp({ language: "ar" });
+    const next = randomJordanMobile();
+    const start = await app.inject({
+      method: "POST",
+      url: "/api/account/phone",
+      headers: p.headers,
+      payload: { country: "JO", phoneNumber: arabicIndic(next), channel: "whatsapp" },
+    });
+    expect(start.statusCode, start.body).toBe(200);
+    expect(start.json().pendingPhone).toMatchObject({ e164: e164(next), channel: "whatsapp" });
+    const sent = await latestCodeTo(e164(next));
+    // The person's language: Arabic text, the code last.
+    expect(sent.body).toMatch(/حكاية/);
+
+    // Pending: the old number still signs in, the new one does not.
+    expect((await signIn(e164(p.national))).statusCode).toBe(200);
+    expect((await signIn(e164(next))).statusCode).toBe(400);
+
+    const wrong = await app.inject({
+      method: "POST",
+      url: "/api/account/phone/verify",
+      headers: p.headers,
+      payload: { code: sent.code === "000000" ? "111111" : "000000" },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().code).toBe("invalid_otp");
+    expect((await settings(p)).phone?.e164).toBe(e164(p.national));
+
+    const ok = await app.inject({
+      method: "POST",
+      url: "/api/account/phone/verify",
+      headers: p.headers,
+      payload: { code: arabicIndic(sent.code) },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({ phone: { e164: e164(next) }, pendingPhone: null });
+    expect((await signIn(e164(next))).statusCode).toBe(200);
+    expect((await signIn(e164(p.national))).statusCode).toBe(400);
+
+    // Reset codes now go to the new number.
+    const forgot = await app.inject({ method: "POST", url: "/api/send-otp", payload: { country: "JO", phoneNumber: next } });
+    expect(forgot.json()).toEqual({ user: p.userId });
+  });
+
+  it("says so after too many wrong codes, and the code is spent", async () => {
+    const p = await signUp();
+    const next = randomJordanMobile();
+    await app.inject({
+      method: "POST",
+      url: "/api/account/phone",
+      headers: p.headers,
+      payload: { country: "JO", phoneNumber: next },
+    });
+    const { code } = await latestCodeTo(e164(next));
+    const wrong = code === "000000" ? "111111" : "000000";
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({
+        method: "POST",
+        url: "/api/account/phone/verify",
+        headers: p.headers,
+        payload: { code: wrong },
+      });
+      codes.push(res.json().code);
+    }
+    expect(codes.slice(0, 4)).toEqual(["invalid_otp", "invalid_otp", "invalid_otp", "invalid_otp"]);
+    expect(codes[4]).toBe("too_many_attempts");
+    const late = await app.inject({ method: "POST", url: "/api/account/phone/verify", headers: p.headers, payload: { code } });
+    expect(late.statusCode).toBe(400);
+    expect((await settings(p)).phone?.e164).toBe(e164(p.national));
+  });
+
+  it("refuses a number of another account, a bad number, and a cancelled change", async () => {
+    const p = await signUp();
+    const other = await signUp();
+    const taken = await app.inject({
+      method: "POST",
+      url: "/api/account/phone",
+      headers: p.headers,
+      payload: { country: "JO", phoneNumber: other.national },
+    });
+    expect(taken.statusCode).toBe(422);
+    expect(taken.json().code).toBe("phone_in_use");
+
+    const bad = await app.inject({
+      method: "POST",
+      url: "/api/account/phone",
+      headers: p.headers,
+      payload: { country: "JO", phoneNumber: "abc" },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: "invalid_phone", details: { field: "phoneNumber", reason: "invalid_phone" } });
+    expect(bad.json().message).not.toMatch(/E\.164/);
+
+    const next = randomJordanMobile();
+    await app.inject({
+      method: "POST",
+      url: "/api/account/phone",
+      headers: p.headers,
+      payload: { country: "JO", phoneNumber: next },
+    });
+    const { code } = await latestCodeTo(e164(next));
+    expect(
+      (await app.inject({ method: "POST", url: "/api/account/phone/cancel", headers: p.headers })).json().pendingPhone,
+    ).toBeNull();
+    const after = await app.inject({ method: "POST", url: "/api/account/phone/verify", headers: p.headers, payload: { code } });
+    expect(after.statusCode).toBe(400);
+    expect(after.json().code).toBe("otp_expired");
+  });
+});
+
+describe("deleting the account", () => {
+  it("needs the password, then deletes the account, its sessions, messages and files, and audits it", async () => {
+    const p = await signUp();
+    const form = await multipart({ message: "audio", messageType: "audio" }, { bytes: wavBytes(0.5) });
+    const note = await app.inject({
+      method: "POST",
+      url: "/api/message/send",
+      headers: { ...p.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(note.statusCode, note.body).toBe(200);
+    const audioUrl = note.json().data.message as string;
+    const folder = join(t.config.dataDir, "storage", "voice-notes", p.userId);
+    expect(readdirSync(folder).length).toBeGreaterThan(0);
+
+    const missing = await app.inject({ method: "POST", url: "/api/account/delete", headers: p.headers, payload: {} });
+    expect(missing.statusCode).toBe(400);
+    const wrong = await app.inject({
+      method: "POST",
+      url: "/api/account/delete",
+      headers: p.headers,
+      payload: { password: "nope-nope" },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().code).toBe("incorrect_password");
+    expect((await app.inject({ method: "POST", url: "/api/profile", headers: p.headers })).statusCode).toBe(200);
+
+    const ok = await app.inject({
+      method: "POST",
+      url: "/api/account/delete",
+      headers: p.headers,
+      payload: { password: "account-pass-1" },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+
+    // A second tab still holding the tokens: refused, clearly.
+    expect((await app.inject({ method: "POST", url: "/api/profile", headers: p.headers })).statusCode).toBe(401);
+    const refresh = await app.inject({
+      method: "POST",
+      url: "/auth/v1/token?grant_type=refresh_token",
+      headers: { apikey: anonKey },
+      payload: { refresh_token: p.refreshToken },
+    });
+    expect(refresh.statusCode).toBe(400);
+    expect((await signIn(e164(p.national))).statusCode).toBe(400);
+
+    // Nothing left: the rows, the voice note's file, any URL to it.
+    const admin = await createTestUser(app, { admin: true });
+    expect((await app.inject({ method: "GET", url: audioUrl, headers: admin.headers })).statusCode).toBe(404);
+    expect(existsSync(folder) ? readdirSync(folder).filter((f) => !f.endsWith("__type")) : []).toEqual([]);
+    const rows = await app.deps.db.selectFrom("messages").select("id").where("user_id", "=", p.userId).execute();
+    expect(rows).toEqual([]);
+    const profile = await app.deps.db.selectFrom("profiles").select("user_id").where("user_id", "=", p.userId).execute();
+    expect(profile).toEqual([]);
+
+    const log = await app.inject({ method: "GET", url: "/api/admin/audit?limit=20", headers: admin.headers });
+    const entry = (log.json() as { action: string; targetId: string | null; details: unknown }[]).find(
+      (e) => e.action === "account.delete" && e.targetId === p.userId,
+    );
+    expect(entry).toBeDefined();
+    expect(JSON.stringify(entry?.details)).not.toMatch(/account-pass|audio/);
+  });
+});

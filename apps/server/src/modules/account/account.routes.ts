@@ -1,0 +1,123 @@
+import {
+  accountMessageSchema,
+  accountSettingsSchema,
+  deleteAccountRequestSchema,
+  phoneChangeRequestSchema,
+  phoneVerifyRequestSchema,
+  preferencesRequestSchema,
+} from "@hikaya/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { sendError, toAppError } from "../../plugins/error-handler.ts";
+import type { RequestMeta } from "../auth/auth.service.ts";
+import { AuthError } from "../auth/auth-errors.ts";
+import { requireUser } from "../auth/guards.ts";
+import { languageFromHeader } from "../auth/texts.ts";
+import { errorResponses } from "../program/http-schemas.ts";
+import {
+  accountSettings,
+  cancelPhoneChange,
+  deleteAccount,
+  requestPhoneChange,
+  savePreferences,
+  verifyPhoneChange,
+} from "./account.service.ts";
+
+const meta = (request: FastifyRequest): RequestMeta => {
+  const ua = request.headers["user-agent"];
+  return {
+    ip: request.ip,
+    userAgent: typeof ua === "string" ? ua : null,
+    language: languageFromHeader(request.headers["accept-language"]),
+  };
+};
+
+/** The signed-in person's own account under /api/account (contract: packages/contracts/src/account.ts). */
+export async function accountSettingsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Auth rules speak Supabase's codes; here they become the shared list's codes.
+  app.setErrorHandler((error, request, reply) =>
+    sendError(reply, error instanceof AuthError ? error.toAppError() : toAppError(error, request)),
+  );
+  const tags = ["account"];
+
+  app.get(
+    "/account",
+    {
+      schema: {
+        tags,
+        summary: "The caller's account: login phone, consent answers, language, a pending phone change",
+        response: { 200: accountSettingsSchema, ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      const auth = await requireUser(request);
+      reply.header("cache-control", "private, no-store");
+      return accountSettings(app.deps, auth.userId);
+    },
+  );
+
+  app.post(
+    "/account/preferences",
+    {
+      schema: {
+        tags,
+        summary: "Reminders, WhatsApp opt-in and language; each answer is stored with its time",
+        body: preferencesRequestSchema,
+        response: { 200: accountSettingsSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => savePreferences(app.deps, (await requireUser(request)).userId, request.body),
+  );
+
+  app.post(
+    "/account/phone",
+    {
+      schema: {
+        tags,
+        summary: "Start changing the login phone: a code is sent to the new number by SMS or WhatsApp",
+        body: phoneChangeRequestSchema,
+        response: { 200: accountSettingsSchema, ...errorResponses(400, 401, 422, 429) },
+      },
+    },
+    async (request) => requestPhoneChange(app.deps, (await requireUser(request)).userId, request.body, meta(request)),
+  );
+
+  app.post(
+    "/account/phone/verify",
+    {
+      schema: {
+        tags,
+        summary: "The code sent to the new number makes it the login phone",
+        body: phoneVerifyRequestSchema,
+        response: { 200: accountSettingsSchema, ...errorResponses(400, 401, 403, 422, 429) },
+      },
+    },
+    async (request) => verifyPhoneChange(app.deps, (await requireUser(request)).userId, request.body.code, meta(request)),
+  );
+
+  app.post(
+    "/account/phone/cancel",
+    {
+      schema: {
+        tags,
+        summary: "Forget a pending phone change",
+        response: { 200: accountSettingsSchema, ...errorResponses(401) },
+      },
+    },
+    async (request) => cancelPhoneChange(app.deps, (await requireUser(request)).userId),
+  );
+
+  app.post(
+    "/account/delete",
+    {
+      schema: {
+        tags,
+        summary: "Delete the account and everything it holds (password required)",
+        body: deleteAccountRequestSchema,
+        response: { 200: accountMessageSchema, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => deleteAccount(app.deps, (await requireUser(request)).userId, request.body.password, meta(request)),
+  );
+}

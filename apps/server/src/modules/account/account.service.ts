@@ -1,0 +1,126 @@
+import type { AccountSettings, Language, MessageChannel, PreferencesRequest } from "@hikaya/contracts";
+import type { AppDeps } from "../../deps.ts";
+import { AppError, unauthorized } from "../../errors.ts";
+import { audit } from "../admin/audit.service.ts";
+import type { RequestMeta } from "../auth/auth.service.ts";
+import { phoneWithCountry, resolveCountry } from "../auth/phone.ts";
+import { chooseLanguage } from "../auth/texts.ts";
+import { voiceNoteFilesOf } from "../messages/messages.service.ts";
+import { recordingFilesOf } from "../recordings/recordings.service.ts";
+import * as repo from "./account.repository.ts";
+
+/**
+ * A signed-in person's own account: their consent answers (with the time each was given), their
+ * language, a change of the phone number they sign in with (only after the code sent to the new
+ * number is verified), and deleting the account with everything it holds.
+ */
+type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "config">;
+
+/** A code sent for a phone change is good for as long as any other one-time code. */
+const PHONE_CHANGE_TTL_MS = 5 * 60_000;
+
+export async function accountSettings(deps: Deps, userId: string): Promise<AccountSettings> {
+  const user = await deps.auth.service.findUser(userId);
+  if (!user) throw unauthorized("Please log in.");
+  const now = new Date().toISOString();
+  const [consent, pending] = await Promise.all([repo.findConsent(deps.db, userId), repo.findPhoneChange(deps.db, userId, now)]);
+  const suffix = `@${deps.config.usernameEmailDomain}`;
+  const dialCode = consent?.country_code ?? null;
+  return {
+    userId,
+    username: user.email?.endsWith(suffix) ? user.email.slice(0, -suffix.length) : null,
+    phone: user.phone
+      ? {
+          e164: user.phone,
+          countryCode: dialCode ?? "",
+          phoneNumber: dialCode && user.phone.startsWith(dialCode) ? user.phone.slice(dialCode.length) : user.phone,
+        }
+      : null,
+    language: chooseLanguage(consent?.language),
+    agreeToReminder: consent ? consent.agree_to_reminder === 1 : true,
+    agreeToReminderAt: consent?.agree_to_reminder_at ?? null,
+    whatsappOptIn:
+      consent?.whatsapp_opt_in === null || consent?.whatsapp_opt_in === undefined ? null : consent.whatsapp_opt_in === 1,
+    whatsappOptInAt: consent?.whatsapp_opt_in_at ?? null,
+    pendingPhone: pending
+      ? { e164: pending.phone, channel: pending.channel as MessageChannel, expiresAt: pending.expires_at }
+      : null,
+  };
+}
+
+export async function savePreferences(deps: Deps, userId: string, input: PreferencesRequest): Promise<AccountSettings> {
+  const now = new Date().toISOString();
+  await repo.saveConsent(deps.db, userId, {
+    ...(input.agreeToReminder !== undefined
+      ? { agree_to_reminder: input.agreeToReminder ? 1 : 0, agree_to_reminder_at: now }
+      : {}),
+    ...(input.whatsappOptIn !== undefined ? { whatsapp_opt_in: input.whatsappOptIn ? 1 : 0, whatsapp_opt_in_at: now } : {}),
+    ...(input.language ? { language: input.language as Language } : {}),
+  });
+  return accountSettings(deps, userId);
+}
+
+/** Sends a code to the new number; the login phone changes only when that code comes back. */
+export async function requestPhoneChange(
+  deps: Deps,
+  userId: string,
+  input: { country: string; phoneNumber: string; channel: MessageChannel },
+  meta: RequestMeta,
+): Promise<AccountSettings> {
+  const country = resolveCountry(input.country);
+  const phone = country ? phoneWithCountry(input.country, input.phoneNumber) : null;
+  if (!country || !phone)
+    throw new AppError("invalid_phone", "Enter a valid phone number for the selected country", {
+      field: "phoneNumber",
+      reason: "invalid_phone",
+    });
+  const user = await deps.auth.service.findUser(userId);
+  if (!user) throw unauthorized("Please log in.");
+  if (user.phone === phone)
+    throw new AppError("validation_failed", "This is already your phone number", { field: "phoneNumber", reason: "invalid" });
+  await deps.auth.service.requestPhoneChange(userId, phone, input.channel, meta);
+  const now = Date.now();
+  await repo.savePhoneChange(deps.db, {
+    user_id: userId,
+    phone,
+    dial_code: phone.startsWith(country.dialCode) ? country.dialCode : `+${phone.slice(1, 4)}`,
+    channel: input.channel,
+    expires_at: new Date(now + PHONE_CHANGE_TTL_MS).toISOString(),
+    created_at: new Date(now).toISOString(),
+  });
+  return accountSettings(deps, userId);
+}
+
+export async function verifyPhoneChange(deps: Deps, userId: string, code: string, meta: RequestMeta): Promise<AccountSettings> {
+  const pending = await repo.findPhoneChange(deps.db, userId, new Date().toISOString());
+  if (!pending) throw new AppError("otp_expired", "There is no phone change waiting for a code; ask for a new code");
+  await deps.auth.service.confirmPhoneChange(userId, pending.phone, code, meta);
+  await repo.saveConsent(deps.db, userId, {
+    phone_number: pending.phone.slice(pending.dial_code.length),
+    country_code: pending.dial_code,
+  });
+  await repo.deletePhoneChange(deps.db, userId);
+  return accountSettings(deps, userId);
+}
+
+export async function cancelPhoneChange(deps: Deps, userId: string): Promise<AccountSettings> {
+  await repo.deletePhoneChange(deps.db, userId);
+  return accountSettings(deps, userId);
+}
+
+/**
+ * Deletes the account: the rows go together (the database cascades from the user to sessions, refresh
+ * tokens, identities, factors, codes, profile, progress, recordings, messages and conversation), then
+ * the stored files of the recordings and voice notes. The console's audit log keeps that an account was
+ * deleted, never what it held.
+ */
+export async function deleteAccount(deps: Deps, userId: string, password: string, meta: RequestMeta) {
+  if (!(await deps.auth.service.passwordMatches(userId, password)))
+    throw new AppError("incorrect_password", "Current password is incorrect", { field: "password", reason: "invalid" });
+  const files = [...(await recordingFilesOf(deps, userId)), ...(await voiceNoteFilesOf(deps.db, userId))];
+  await deps.auth.service.deleteUser(userId, meta, "self");
+  await audit(deps.db, { id: userId, email: null }, "account.delete", { type: "user", id: userId }, { files: files.length });
+  // Rows first, files after: a failure in between can leave a file nothing points to, never a row whose file is gone.
+  for (const file of files) await deps.storage.delete(file.bucket, file.key).catch(() => undefined);
+  return { message: "Account deleted" };
+}
