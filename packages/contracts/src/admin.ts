@@ -202,6 +202,11 @@ export const adminUserDetailSchema = z.object({
     phoneNumber: z.string().nullable(),
     fromLandingPage: z.boolean(),
     agreeToReminder: z.boolean(),
+    /** When each consent answer was given (ISO), null if never recorded. */
+    agreeToReminderAt: z.string().nullable(),
+    whatsappOptIn: z.boolean().nullable(),
+    whatsappOptInAt: z.string().nullable(),
+    language: z.enum(["en", "ar"]).nullable(),
   }),
   progress: z.array(
     z.object({ storyId: z.string(), order: z.number().int(), titleEn: z.string(), titleAr: z.string(), watchedAt: z.string() }),

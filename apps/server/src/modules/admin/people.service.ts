@@ -27,6 +27,11 @@ export async function getUserDetail(db: DB, userId: string): Promise<AdminUserDe
       phoneNumber: profile?.phone_number ?? null,
       fromLandingPage: profile?.from_landing_page === 1,
       agreeToReminder: profile ? profile.agree_to_reminder === 1 : false,
+      agreeToReminderAt: profile?.agree_to_reminder_at ?? null,
+      whatsappOptIn:
+        profile?.whatsapp_opt_in === null || profile?.whatsapp_opt_in === undefined ? null : profile.whatsapp_opt_in === 1,
+      whatsappOptInAt: profile?.whatsapp_opt_in_at ?? null,
+      language: profile?.language === "en" || profile?.language === "ar" ? profile.language : null,
     },
     progress: watched.map((w) => ({
       storyId: w.storyId,

@@ -52,7 +52,25 @@ export function UserDetailPage() {
                     <dt>{t("users.fromLanding")}</dt>
                     <dd>{d.profile.fromLandingPage ? t("common.yes") : t("common.no")}</dd>
                     <dt>{t("users.reminders")}</dt>
-                    <dd>{d.profile.agreeToReminder ? t("common.yes") : t("common.no")}</dd>
+                    <dd>
+                      {d.profile.agreeToReminder ? t("common.yes") : t("common.no")}
+                      {d.profile.agreeToReminderAt && (
+                        <span className="admin-muted"> · {formatDate(d.profile.agreeToReminderAt, i18n.language)}</span>
+                      )}
+                    </dd>
+                    <dt>{t("users.whatsapp")}</dt>
+                    <dd>
+                      {d.profile.whatsappOptIn === null
+                        ? t("users.notAnswered")
+                        : d.profile.whatsappOptIn
+                          ? t("common.yes")
+                          : t("common.no")}
+                      {d.profile.whatsappOptInAt && (
+                        <span className="admin-muted"> · {formatDate(d.profile.whatsappOptInAt, i18n.language)}</span>
+                      )}
+                    </dd>
+                    <dt>{t("users.language")}</dt>
+                    <dd>{d.profile.language ? t(`users.languages.${d.profile.language}`) : "—"}</dd>
                     <dt>{t("users.joined")}</dt>
                     <dd>{formatDate(user.createdAt, i18n.language)}</dd>
                     <dt>{t("users.lastSignIn")}</dt>
