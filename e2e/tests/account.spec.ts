@@ -16,6 +16,18 @@ import { expect, test } from "../support/fixtures.ts";
 test.use({ locale: "en", timezoneId: "UTC" });
 
 test.describe("register (English)", () => {
+  test("states the username rule next to the field and checks it before sending", async ({ page, lang }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    await page.goto("/register");
+    await expect(page.getByText(t.register.usernameRule)).toBeVisible();
+    await p.register("no spaces allowed", "secret-123");
+    await p.expectFieldError(t.validation.usernameRule);
+    // The error goes as soon as the field is edited.
+    await p.username.fill("fixed.name");
+    await expect(page.locator(".field__error", { hasText: t.validation.usernameRule })).toHaveCount(0);
+  });
+
   test("validates, signs up, creates the user and lands on the stories", async ({ page, lang, shot }) => {
     const p = new AccountPages(page, lang);
     const t = p.t.account;
@@ -274,6 +286,29 @@ test.describe("arabic register", () => {
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
   });
 
+  test("takes Arabic-Indic digits, and the same digits log in", async ({ page, lang }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    const arabic = (s: string) => s.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d)));
+    const national = jordanPhone();
+    await page.goto(lang === "ar" ? "/arabic-register" : "/arabic-register?lng=en");
+    await p.country.choose("962", lang === "ar" ? "الأردن" : "Jordan");
+    await p.phone.fill(arabic(national));
+    await p.password.fill("digits-pass-1");
+    await dismissToasts(page);
+    await p.button(t.register.submit).click();
+    await expect(page).toHaveURL(/\/landing-page$/);
+
+    await page.evaluate(() => localStorage.clear());
+    await page.goto("/login");
+    await p.country.choose(lang === "ar" ? "الأردن" : "Jordan", lang === "ar" ? "الأردن" : "Jordan");
+    await p.field(t.fields.usernameOrPhone).fill(arabic(national));
+    await p.password.fill("digits-pass-1");
+    await p.button(t.login.submit).click();
+    await p.expectToast(t.login.welcome);
+    await expect(page).toHaveURL(/\/$/);
+  });
+
   test("opens in Arabic from an English browser", async ({ page }) => {
     await page.goto("/arabic-register");
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
@@ -407,7 +442,8 @@ test.describe("signed-in account screens", () => {
     await p.field(t.fields.newPassword).fill("change-pass-2");
     await dismissToasts(page);
     await p.button(t.change.submit).click();
-    await expect(toast(page, /./).first()).toBeVisible();
+    // Not "Invalid login credentials": the field says what is wrong, and clears when it is edited.
+    await p.expectFieldError(p.t.common.errors.incorrect_password);
     await expect(p.field(t.fields.currentPassword)).toHaveValue("not-my-password");
     await p.field(t.fields.currentPassword).fill("change-pass-1");
     await dismissToasts(page);
@@ -426,16 +462,57 @@ test.describe("signed-in account screens", () => {
     await p.button(t.edit.submit).click();
     await p.expectToast(t.validation.currentPasswordRequired);
     await p.field(t.fields.newPassword).fill("");
+
+    // A new phone number (typed with Arabic-Indic digits) changes nothing until its code is verified.
     const newPhone = jordanPhone();
-    await page.getByLabel(new RegExp(`^${t.fields.phone}`)).fill(newPhone);
-    let body: Record<string, unknown> | undefined;
-    page.on("request", (r) => {
-      if (r.url().endsWith("/api/users") && r.method() === "POST") body = r.postDataJSON();
-    });
+    const arabicDigits = newPhone.replace(/\d/g, (d) => String.fromCharCode(0x0660 + Number(d)));
+    await page.getByLabel(new RegExp(`^${t.fields.phone}`)).fill(arabicDigits);
+    await page.getByRole("radio", { name: t.phoneChange.channels.whatsapp }).check();
     await dismissToasts(page);
     await p.button(t.edit.submit).click();
-    await p.expectToast(t.edit.success);
-    expect(body).toEqual({ id: account.userId, phoneNumber: newPhone, countryCode: "JO" });
+    await p.expectToast(t.edit.phonePending);
+    await expect(page.getByText(toJordanE164(newPhone))).toBeVisible();
+    await shot("edit-profile-pending-phone");
+    const settings = (await (await request.get("/api/settings")).json()) as { anonKey: string };
+    const signInWith = (phone: string) =>
+      request.post("/auth/v1/token?grant_type=password", {
+        headers: { apikey: settings.anonKey },
+        data: { phone, password: "change-pass-2" },
+      });
+    expect((await signInWith(account.e164)).status()).toBe(200);
+    expect((await signInWith(toJordanE164(newPhone))).status()).toBe(400);
+    const code = await latestOtp(request, toJordanE164(newPhone));
+    await p.field(t.phoneChange.code).fill(code);
+    await dismissToasts(page);
+    await p.button(t.phoneChange.confirm).click();
+    await p.expectToast(t.phoneChange.done);
+    expect((await signInWith(toJordanE164(newPhone))).status()).toBe(200);
+    expect((await signInWith(account.e164)).status()).toBe(400);
+
+    // The reminders answer is stored on the server.
+    const auth = { authorization: `Bearer ${account.token}` };
+    await page.getByRole("checkbox", { name: t.register.reminders }).uncheck();
+    await expect
+      .poll(
+        async () =>
+          ((await (await request.get("/api/account", { headers: auth })).json()) as { agreeToReminder: boolean }).agreeToReminder,
+      )
+      .toBe(false);
+
+    // Delete the account: a wrong password deletes nothing; the right one signs the device out.
+    await page.getByRole("button", { name: t.delete.open }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toContainText(t.delete.confirm);
+    await shot("edit-profile-delete");
+    await dialog.getByLabel(t.fields.password, { exact: true }).fill("wrong-password");
+    await dialog.getByRole("button", { name: t.delete.submit }).click();
+    await expect(dialog.locator(".field__error")).toHaveText(p.t.common.errors.incorrect_password);
+    expect((await request.get("/api/account", { headers: auth })).status()).toBe(200);
+    await dialog.getByLabel(t.fields.password, { exact: true }).fill("change-pass-2");
+    await dialog.getByRole("button", { name: t.delete.submit }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await p.expectToast(t.delete.done);
+    expect((await request.get("/api/account", { headers: auth })).status()).toBe(401);
   });
 
   test("signed-out visitors are sent to /login with 'Please log in.'", async ({ page, lang }) => {
@@ -447,21 +524,37 @@ test.describe("signed-in account screens", () => {
 });
 
 test.describe("information screens", () => {
-  test("whatsapp opt-in stores the choice", async ({ page, lang, shot }) => {
+  test("whatsapp opt-in stores the choice on the server", async ({ page, lang, request, shot }) => {
     const p = new AccountPages(page, lang);
     const t = p.t.info.whatsapp;
+    const account = await createPhoneAccount(request, "whatsapp-pass-1");
+    await page.addInitScript(
+      ({ token, userId }) => {
+        localStorage.setItem("token", token);
+        localStorage.setItem("userId", userId);
+      },
+      { token: account.token, userId: account.userId },
+    );
+    const stored = async () =>
+      (
+        (await (await request.get("/api/account", { headers: { authorization: `Bearer ${account.token}` } })).json()) as {
+          whatsappOptIn: boolean | null;
+        }
+      ).whatsappOptIn;
     await page.goto("/whatsapp-otp");
     await p.expectRtl();
     await expect(page.getByRole("heading", { name: t.question })).toBeVisible();
     await shot("whatsapp-otp");
     await expectAccessible(page, "whatsapp-otp");
+    await expect(page.locator(".info-card__note")).toHaveText(t.note);
     await page.getByRole("button", { name: t.yes, exact: true }).click();
     await p.expectToast(t.savedYes);
-    expect(await page.evaluate(() => localStorage.getItem("whatsappOptIn"))).toBe("yes");
+    expect(await stored()).toBe(true);
     await expect(page.getByRole("button", { name: t.yes, exact: true })).toHaveAttribute("aria-pressed", "true");
     await page.getByRole("button", { name: t.no, exact: true }).click();
-    expect(await page.evaluate(() => localStorage.getItem("whatsappOptIn"))).toBe("no");
+    await expect.poll(stored).toBe(false);
     await page.reload();
+    await expect(page.locator(".info-card__note")).toHaveText(t.savedNo);
     await expect(page.getByRole("button", { name: t.no, exact: true })).toHaveAttribute("aria-pressed", "true");
   });
 

@@ -51,6 +51,7 @@ const ICONS = {
   install: "M12 3v12M7 10l5 5 5-5M5 20h14",
   contact: "M4 6h16v12H4zM4 7l8 6 8-6",
   logout: "M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10",
+  profile: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 20c1.5-4 4.5-6 8-6s6.5 2 8 6",
 };
 
 function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void }) {
@@ -108,6 +109,7 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
       },
     },
     { key: "contact", icon: ICONS.contact, label: t("menu.contact"), onClick: go("/contact") },
+    { key: "editProfile", icon: ICONS.profile, label: t("menu.editProfile"), onClick: go("/edit-profile") },
     {
       key: "logout",
       icon: ICONS.logout,

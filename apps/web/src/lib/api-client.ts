@@ -10,13 +10,31 @@ import { getFreshAccessToken, userSession } from "./session.ts";
 export class ApiError extends Error {
   readonly code: ErrorCode | "network";
   readonly status: number;
+  /** The server's `details`: which field was refused and why (`{ field, reason }`), or a 429's wait. */
+  readonly details: unknown;
+  /** How long to wait before trying again, from a 429's `Retry-After` or details. */
+  readonly retryAfterSeconds: number | null;
 
-  constructor(code: ErrorCode | "network", message: string, status: number) {
+  constructor(
+    code: ErrorCode | "network",
+    message: string,
+    status: number,
+    details?: unknown,
+    retryAfterSeconds?: number | null,
+  ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.status = status;
+    this.details = details;
+    const fromDetails = (details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+    this.retryAfterSeconds = typeof fromDetails === "number" ? fromDetails : (retryAfterSeconds ?? null);
   }
+}
+
+function retryAfter(res: Response): number | null {
+  const value = Number(res.headers.get("retry-after"));
+  return Number.isFinite(value) && value > 0 ? value : null;
 }
 
 /** Whose session signs a call: the user app's (default) or the console's. */
@@ -84,9 +102,15 @@ export async function api<T>(
     },
     options.session,
   );
-  const body = (await readJson(res)) as { code?: string; message?: string } | undefined;
+  const body = (await readJson(res)) as { code?: string; message?: string; details?: unknown } | undefined;
   if (!res.ok) {
-    throw new ApiError((body?.code as ErrorCode) ?? statusCode(res.status), body?.message ?? res.statusText, res.status);
+    throw new ApiError(
+      (body?.code as ErrorCode) ?? statusCode(res.status),
+      body?.message ?? res.statusText,
+      res.status,
+      body?.details,
+      retryAfter(res),
+    );
   }
   return body as T;
 }
@@ -103,5 +127,11 @@ export async function tokenApi<T>(path: string, body?: Record<string, unknown> |
   const envelope = (await readJson(res)) as { code?: number; data?: unknown; errorCode?: string } | undefined;
   if (envelope?.code === 200 && res.ok) return envelope.data as T;
   const code = (envelope?.errorCode as ErrorCode | undefined) ?? statusCode(res.status);
-  throw new ApiError(code, typeof envelope?.data === "string" ? envelope.data : res.statusText, res.status);
+  throw new ApiError(
+    code,
+    typeof envelope?.data === "string" ? envelope.data : res.statusText,
+    res.status,
+    undefined,
+    retryAfter(res),
+  );
 }

@@ -95,8 +95,12 @@ describe("phone numbers", () => {
     expect(toE164("962790123456", jordan)).toBe("+962790123456");
   });
 
-  it("accepts Arabic-Indic digits", () => {
+  it("accepts Arabic-Indic and Eastern Arabic-Indic digits, spaces and dashes", () => {
     expect(toE164("٠٧٩٠١٢٣٤٥٦", jordan)).toBe("+962790123456");
+    expect(toE164("۰۷۹-۰۱۲-۳۴۵۶", jordan)).toBe("+962790123456");
+    expect(toE164("٠٧٩ ٠١٢ ٣٤٥٦", jordan)).toBe("+962790123456");
+    expect(looksLikePhone("٠٧٩٢٦٧٢٠٩٩")).toBe(true);
+    expect(looksLikePhone("۰۷۹۲۶۷۲۰۹۹")).toBe(true);
   });
 
   it("refuses what cannot be a phone number", () => {

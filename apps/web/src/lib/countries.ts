@@ -5,6 +5,7 @@
  * Also the pure rules around identities: phone numbers read with a country's dial code (E.164) and
  * usernames mapped to e-mail identities.
  */
+import { normalizeDigits } from "@hikaya/contracts";
 import { COUNTRY_ROWS } from "./countries.data.ts";
 
 export type CountryLanguage = "en" | "ar";
@@ -105,8 +106,8 @@ export function searchCountries(list: readonly Country[], query: string): Countr
  * there are too few or too many digits to be a phone number.
  */
 export function toE164(input: string, country: Pick<Country, "dialCode"> | undefined): string | null {
-  const trimmed = input.trim().replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660));
-  if (!/^[+\d\s().-]+$/.test(trimmed)) return null;
+  const trimmed = normalizeDigits(input);
+  if (!/^\+?\d+$/.test(trimmed)) return null;
   let digits = trimmed.replace(/\D/g, "");
   let international = trimmed.startsWith("+");
   if (!international && digits.startsWith("00")) {
@@ -125,8 +126,7 @@ export function toE164(input: string, country: Pick<Country, "dialCode"> | undef
 
 /** Looks like a phone number rather than a username: digits and phone punctuation only. */
 export function looksLikePhone(input: string): boolean {
-  const s = input.trim();
-  return /^[+\d\u0660-\u0669][\d\u0660-\u0669\s().-]{5,}$/.test(s);
+  return /^\+?\d{6,}$/.test(normalizeDigits(input));
 }
 
 /** A username without '@' becomes `<username>@<domain>` (spec section 5); e-mail addresses stay as typed. */

@@ -42,6 +42,7 @@ export function errorKey(error: unknown): string {
     const code = error.code ?? "";
     if (AUTH_CODE_TO_KEY[code]) return AUTH_CODE_TO_KEY[code];
     if (code === "validation_failed" && /phone/i.test(error.message)) return "invalid_phone";
+    if (code === "validation_failed" && /username/i.test(error.message)) return "invalid_username";
     if (code === "validation_failed") return "validation_failed";
     if (error.status === 429) return "rate_limited";
     if (error.status && error.status >= 500) return "internal_error";
@@ -53,6 +54,33 @@ export function errorKey(error: unknown): string {
 
 /** The text a person sees for any failure, in their language, chosen by error code. */
 export function errorText(error: unknown): string {
+  const wait = error instanceof ApiError && error.code === "rate_limited" ? error.retryAfterSeconds : null;
+  if (wait) return waitText(wait);
   const key = `errors.${errorKey(error)}`;
   return i18n.exists(key, { ns: "common" }) ? String(i18n.t(key as never)) : i18n.t("errors.unknown");
+}
+
+/** "Too many attempts. Try again in 5 minutes." in the person's language (with its plural forms). */
+export function waitText(seconds: number): string {
+  return seconds < 60
+    ? i18n.t("errors.waitSeconds", { count: Math.max(1, Math.ceil(seconds)) })
+    : i18n.t("errors.waitMinutes", { count: Math.ceil(seconds / 60) });
+}
+
+/**
+ * The refused field of a `validation_failed` (or invalid_phone, incorrect_password) answer and the
+ * reason in the person's language, so a screen can show it under that field; null when the server
+ * named no field.
+ */
+export function fieldError(error: unknown): { field: string; text: string } | null {
+  if (!(error instanceof ApiError)) return null;
+  const details = error.details as { field?: unknown; reason?: unknown } | undefined;
+  if (typeof details?.field !== "string") return null;
+  const byCode = `errors.${error.code}`;
+  const byReason = `fieldErrors.${String(details.reason)}`;
+  const key = error.code !== "validation_failed" && i18n.exists(byCode, { ns: "common" }) ? byCode : byReason;
+  return {
+    field: details.field,
+    text: i18n.exists(key, { ns: "common" }) ? String(i18n.t(key as never)) : i18n.t("fieldErrors.invalid"),
+  };
 }

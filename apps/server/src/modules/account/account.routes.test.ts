@@ -301,3 +301,54 @@ describe("deleting the account", () => {
     expect(JSON.stringify(entry?.details)).not.toMatch(/account-pass|audio/);
   });
 });
+
+describe("what people type", () => {
+  it("signs up, asks for a reset code and verifies it with Arabic-Indic and Eastern Arabic-Indic digits", async () => {
+    const national = randomJordanMobile();
+    const up = await app.inject({
+      method: "POST",
+      url: "/api/sign-up",
+      payload: { country: "JO", phoneNumber: arabicIndic(national), password: "digits-pass-1" },
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    expect((await signIn(e164(national), "digits-pass-1")).statusCode).toBe(200);
+
+    const eastern = national.replace(/\d/g, (d) => String.fromCharCode(0x06f0 + Number(d)));
+    const spaced = `${eastern.slice(0, 3)} ${eastern.slice(3, 6)}-${eastern.slice(6)}`;
+    const sent = await app.inject({ method: "POST", url: "/api/send-otp", payload: { country: "JO", phoneNumber: spaced } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const { code } = await latestCodeTo(e164(national));
+    const verified = await app.inject({
+      method: "POST",
+      url: "/api/verify-otp",
+      payload: { otp: arabicIndic(code), user: sent.json().user },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+  });
+
+  it("holds usernames to the rule the sign-up screen states", async () => {
+    const domain = app.deps.config.usernameEmailDomain;
+    const signup = (username: string) =>
+      app.inject({
+        method: "POST",
+        url: "/auth/v1/signup",
+        headers: { apikey: anonKey },
+        payload: { email: `${username}@${domain}`, password: "username-pass-1" },
+      });
+    for (const bad of ["ab", "-dash-first", "x".repeat(31), "under_score"]) {
+      const res = await signup(bad);
+      expect(res.statusCode, bad).toBe(422);
+      expect(res.json().error_code).toBe("validation_failed");
+      expect(res.json().msg).toMatch(/letters, digits, dots and dashes/);
+    }
+    expect((await signup(`ok.name-${Date.now()}`)).statusCode).toBe(200);
+    // Other e-mail addresses are not usernames and keep Supabase's rules.
+    const other = await app.inject({
+      method: "POST",
+      url: "/auth/v1/signup",
+      headers: { apikey: anonKey },
+      payload: { email: `first_last${Date.now()}@example.com`, password: "username-pass-1" },
+    });
+    expect(other.statusCode).toBe(200);
+  });
+});

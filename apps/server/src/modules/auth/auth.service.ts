@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Language } from "@hikaya/contracts";
+import { isValidUsername, type Language } from "@hikaya/contracts";
 import * as OTPAuth from "otpauth";
 import { renderSVG } from "uqr";
 import type { Config } from "../../config.ts";
@@ -77,7 +77,7 @@ export interface AuthServiceDeps {
   messages: MessageProvider;
   limiter: RateLimiter;
   hmacSecret: Buffer;
-  config: Pick<Config, "auth" | "publicUrl" | "admin">;
+  config: Pick<Config, "auth" | "publicUrl" | "admin" | "usernameEmailDomain">;
 }
 
 /**
@@ -238,6 +238,12 @@ export class AuthService {
     if (hasEmail && hasPhone) throw authErrors.validation("Only an email address or phone number should be provided on signup.");
     const email = hasEmail ? this.normalizeEmail(input.email) : null;
     const phone = hasPhone ? this.normalizePhone(input.phone) : null;
+    // A username (an address on the username domain) follows the rule the sign-up screen states.
+    const domain = `@${this.#config.usernameEmailDomain}`;
+    if (email?.endsWith(domain) && !isValidUsername(email.slice(0, -domain.length)))
+      throw new AuthError(422, "validation_failed", "Username may use letters, digits, dots and dashes (3 to 30 characters)", {
+        appCode: "invalid_username",
+      });
     const password = this.checkPassword(input.password);
     const existing = email ? await this.repo.findUserByEmail(email) : await this.repo.findUserByPhone(phone as string);
     if (existing) throw authErrors.userExists();

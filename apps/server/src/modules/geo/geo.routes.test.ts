@@ -9,7 +9,21 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe("GET /api/geo", () => {
-  it("answers null without a CDN header", async () => {
+  it("looks the visitor's address up in the embedded IP-to-country table", async () => {
+    const country = async (remoteAddress: string, headers: Record<string, string> = {}) =>
+      (await t.app.inject({ url: "/api/geo", remoteAddress, headers })).json().country;
+    // Ranges the registries assign to Jordan in the packaged data.
+    expect(await country("5.45.130.7")).toBe("JO");
+    expect(await country("::ffff:5.45.130.7")).toBe("JO");
+    expect(await country("2001:67c:2124::5")).toBe("JO");
+    // Private, loopback and link-local addresses belong to no country.
+    for (const address of ["10.1.2.3", "192.168.1.10", "172.16.0.1", "127.0.0.1", "::1", "fe80::1"])
+      expect(await country(address), address).toBeNull();
+    // A CDN's header still wins.
+    expect(await country("5.45.130.7", { "cf-ipcountry": "PS" })).toBe("PS");
+  });
+
+  it("answers null without a CDN header from a private address", async () => {
     const res = await t.app.inject({ url: "/api/geo" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ country: null });

@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { notFound } from "../../errors.ts";
+import { ipCountryTable } from "./ip-country.ts";
 
 /** Country headers the common CDNs and hosts add from the visitor's IP address. */
 const COUNTRY_HEADERS = ["cf-ipcountry", "x-vercel-ip-country", "cloudfront-viewer-country", "x-country-code"] as const;
@@ -31,19 +32,33 @@ const FLAG_CODES = new Set(
 const flagParamsSchema = z.object({ code: z.string().regex(/^[A-Za-z]{2}\.svg$/) });
 
 /**
- * GET /api/geo: the visitor's country as the CDN in front of the app saw it, to pre-select the
- * country dropdown. Null when no CDN header is present; the browser then guesses from its time zone.
+ * GET /api/geo: the visitor's country, to pre-select the country dropdown: the CDN's header when one is
+ * in front of the app, else the embedded IP-to-country table (ip-country.ts) for the address Fastify
+ * reports (which follows TRUST_PROXY). Null for private addresses; the browser then guesses from its
+ * time zone.
  */
 export async function geoRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
     "/geo",
-    { schema: { tags: ["content"], summary: "The visitor's country from CDN headers", response: { 200: geoSchema } } },
+    {
+      schema: {
+        tags: ["content"],
+        summary: "The visitor's country from a CDN header, else from their IP address",
+        response: { 200: geoSchema },
+      },
+    },
     async (request, reply) => {
       // Depends on who asks: shared caches must not hand one visitor's country to another.
       reply.header("cache-control", "private, no-store");
       reply.header("vary", COUNTRY_HEADERS.join(", "));
-      return { country: countryFromHeaders(request.headers) };
+      const fromCdn = countryFromHeaders(request.headers);
+      if (fromCdn) return { country: fromCdn };
+      const table = await ipCountryTable().catch((error: unknown) => {
+        request.log.warn({ err: error }, "IP-to-country table unavailable");
+        return null;
+      });
+      return { country: table?.lookup(request.ip) ?? null };
     },
   );
 

@@ -46,7 +46,13 @@ export function ArabicRegisterPage() {
     }
     setBusy(true);
     try {
-      const result = await phoneSignUp({ country, phoneNumber: phone.trim(), password, agreeToReminder: reminders });
+      const result = await phoneSignUp({
+        country,
+        phoneNumber: phone.trim(),
+        password,
+        agreeToReminder: reminders,
+        language: currentLanguage(),
+      });
       storeTokenSession(result.token, result.user.id, { refreshToken: result.refreshToken, expiresAt: result.expiresAt });
       track("signup", { agreeToReminder: reminders, method: "phone" });
       toast.success(t("register.success"));

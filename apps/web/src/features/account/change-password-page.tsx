@@ -4,6 +4,7 @@ import { toast } from "react-toastify";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { SubmitButton } from "../../components/submit-button.tsx";
+import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { changePassword } from "./api/account-api.ts";
@@ -39,6 +40,8 @@ export function ChangePasswordPage() {
       setNext("");
       navigate("/");
     } catch (error) {
+      if (error instanceof ApiError && error.code === "incorrect_password")
+        setErrors((e) => ({ ...e, current: errorText(error) }));
       toast.error(errorText(error));
     } finally {
       setBusy(false);

@@ -1,3 +1,4 @@
+import { isValidUsername } from "@hikaya/contracts";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "react-toastify";
@@ -7,7 +8,7 @@ import { SubmitButton } from "../../components/submit-button.tsx";
 import { track } from "../../lib/analytics.ts";
 import { signUpWithUsername } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
-import { useTranslation } from "../../lib/i18n.ts";
+import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { createUser } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
 
@@ -28,7 +29,11 @@ export function RegisterPage() {
     event.preventDefault();
     const next = {
       country: country ? null : t("validation.selectCountry"),
-      username: username.trim() ? null : t("validation.usernameRequired"),
+      username: !username.trim()
+        ? t("validation.usernameRequired")
+        : isValidUsername(username)
+          ? null
+          : t("validation.usernameRule"),
       password: password ? null : t("validation.passwordRequired"),
     };
     setErrors(next);
@@ -40,7 +45,14 @@ export function RegisterPage() {
     setBusy(true);
     try {
       const { userId } = await signUpWithUsername(username, password);
-      await createUser({ id: userId, countryCode: country ?? "", name: username.trim(), fromLandingPage }).catch(() => {
+      await createUser({
+        id: userId,
+        countryCode: country ?? "",
+        name: username.trim(),
+        fromLandingPage,
+        agreeToReminder: reminders,
+        language: currentLanguage(),
+      }).catch(() => {
         // The account exists; a missing profile row is filled in on first profile read.
       });
       track("signup", { fromLandingPage, agreeToReminder: reminders, method: "username" });
@@ -81,7 +93,11 @@ export function RegisterPage() {
           autoCapitalize="none"
           spellCheck={false}
           value={username}
-          onChange={(e) => setUsername(e.target.value)}
+          onChange={(e) => {
+            setUsername(e.target.value);
+            setErrors((prev) => ({ ...prev, username: null }));
+          }}
+          hint={t("register.usernameRule")}
           error={errors.username}
         />
         <PasswordField
@@ -89,7 +105,10 @@ export function RegisterPage() {
           name="password"
           autoComplete="new-password"
           value={password}
-          onChange={(e) => setPassword(e.target.value)}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setErrors((prev) => ({ ...prev, password: null }));
+          }}
           error={errors.password}
         />
         <label className="checkbox">

@@ -1,30 +1,39 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "react-toastify";
+import { useRequireUser } from "../../components/require-user.ts";
 import { TitleBar } from "../../components/title-bar.tsx";
+import { accountQuery, savePreferences, useAccount } from "../../lib/account.ts";
+import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import "./info.css";
 
-const OPT_IN_KEY = "whatsappOptIn";
 type Choice = "yes" | "no";
 
-function readChoice(): Choice | null {
-  const v = localStorage.getItem(OPT_IN_KEY);
-  return v === "yes" || v === "no" ? v : null;
-}
-
 /**
- * WhatsApp opt-in (/whatsapp-otp). The spec's buttons did nothing; here Yes and No store the choice
- * on this device (no server endpoint records it yet) and say so.
+ * WhatsApp opt-in (/whatsapp-otp). The spec's buttons did nothing; here Yes and No are stored on the
+ * server with the time they were given, and the message says what is stored — never more.
  */
 export function WhatsappOptInPage() {
   const { t } = useTranslation("info");
-  const [choice, setChoice] = useState<Choice | null>(readChoice);
+  useRequireUser();
+  const account = useAccount();
+  const client = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const stored = account.data?.whatsappOptIn;
+  const choice: Choice | null = stored === true ? "yes" : stored === false ? "no" : null;
 
-  const choose = (value: Choice) => {
-    localStorage.setItem(OPT_IN_KEY, value);
-    setChoice(value);
-    toast.success(value === "yes" ? t("whatsapp.savedYes") : t("whatsapp.savedNo"), { toastId: "whatsapp-choice" });
+  const choose = async (value: Choice) => {
+    setBusy(true);
+    try {
+      client.setQueryData(accountQuery.queryKey, await savePreferences({ whatsappOptIn: value === "yes" }));
+      toast.success(value === "yes" ? t("whatsapp.savedYes") : t("whatsapp.savedNo"), { toastId: "whatsapp-choice" });
+    } catch (error) {
+      toast.error(errorText(error));
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -46,7 +55,8 @@ export function WhatsappOptInPage() {
               type="button"
               className={`button ${choice === "yes" ? "button--primary" : ""}`}
               aria-pressed={choice === "yes"}
-              onClick={() => choose("yes")}
+              disabled={busy}
+              onClick={() => void choose("yes")}
             >
               {t("whatsapp.yes")}
             </button>
@@ -54,7 +64,8 @@ export function WhatsappOptInPage() {
               type="button"
               className={`button ${choice === "no" ? "button--primary" : ""}`}
               aria-pressed={choice === "no"}
-              onClick={() => choose("no")}
+              disabled={busy}
+              onClick={() => void choose("no")}
             >
               {t("whatsapp.no")}
             </button>

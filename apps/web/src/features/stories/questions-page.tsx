@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
+import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
@@ -8,7 +9,6 @@ import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts"
 import { useMe } from "../../lib/me.ts";
 import { type Answer, useAnswers, useQuestions } from "./api/questions.ts";
 import { type StoryItem, useStories } from "./api/stories.ts";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { afterQuestions, parseIndex } from "./journey-rules.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storyTitle } from "./story-card.tsx";

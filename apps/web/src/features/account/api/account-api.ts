@@ -1,23 +1,34 @@
 /**
- * The phone-number API and account calls of spec section 7. Each throws ApiError with a code that
- * errorText() translates.
+ * The phone-number API and account calls of spec section 7, and the person's own account
+ * (/api/account). Each throws ApiError with a code that errorText() translates. Phone numbers and
+ * codes go out with Western digits whatever the keyboard typed (the server reads them the same way).
  */
-import type { AccountUser, PhoneSignUpResponse } from "@hikaya/contracts";
+import {
+  type AccountSettings,
+  type AccountUser,
+  type Language,
+  type MessageChannel,
+  normalizeDigits,
+  type PhoneSignUpResponse,
+} from "@hikaya/contracts";
 import { api } from "../../../lib/api-client.ts";
-import { getUserId } from "../../../lib/session.ts";
 
 export interface PhoneSignUpBody {
   country: string;
   phoneNumber: string;
   password: string;
   agreeToReminder: boolean;
+  language: Language;
 }
 
-export const phoneSignUp = (body: PhoneSignUpBody) => api<PhoneSignUpResponse>("/sign-up", { body });
+export const phoneSignUp = (body: PhoneSignUpBody) =>
+  api<PhoneSignUpResponse>("/sign-up", { body: { ...body, phoneNumber: normalizeDigits(body.phoneNumber) } });
 
-export const sendOtp = (body: { country: string; phoneNumber: string }) => api<{ user: string }>("/send-otp", { body });
+export const sendOtp = (body: { country: string; phoneNumber: string; language?: Language }) =>
+  api<{ user: string }>("/send-otp", { body: { ...body, phoneNumber: normalizeDigits(body.phoneNumber) } });
 
-export const verifyOtp = (body: { otp: string; user: string }) => api<{ token: string }>("/verify-otp", { body });
+export const verifyOtp = (body: { otp: string; user: string }) =>
+  api<{ token: string }>("/verify-otp", { body: { ...body, otp: normalizeDigits(body.otp) } });
 
 export const resetPassword = (body: { password: string; confirmPassword: string; token: string; country: string }) =>
   api<unknown>("/reset-password", { body });
@@ -30,26 +41,22 @@ export interface CreateUserBody {
   countryCode?: string;
   name?: string;
   fromLandingPage?: boolean;
+  agreeToReminder?: boolean;
+  language?: Language;
 }
 
-/** After sign-up the spec makes a create-user call with the id, username and landing flag. */
+/** After sign-up the spec makes a create-user call with the id, username and landing flag (and the reminders answer). */
 export const createUser = (body: CreateUserBody) => api<AccountUser>("/users", { body });
 
-export type AccountChanges = Partial<Record<"country" | "phoneNumber" | "oldPassword" | "newPassword", string>>;
+// ── the person's own account (reads and preferences: lib/account.ts) ────────────────────────────
 
-/**
- * Edit profile (spec section 3: country, phoneNumber, oldPassword, newPassword; empty values left
- * out): the password through /api/change-password, the phone number and country on the person's
- * record through POST /api/users (the login phone of an account changes only with a code sent to it).
- */
-export async function saveAccountChanges(changes: AccountChanges) {
-  if (changes.oldPassword && changes.newPassword)
-    await changePassword({ oldPassword: changes.oldPassword, newPassword: changes.newPassword });
-  const id = getUserId();
-  if (id && (changes.phoneNumber || changes.country))
-    await createUser({
-      id,
-      ...(changes.phoneNumber ? { phoneNumber: changes.phoneNumber } : {}),
-      ...(changes.country ? { countryCode: changes.country } : {}),
-    });
-}
+/** Sends a code to the new number; the login phone changes only once it is verified. */
+export const startPhoneChange = (body: { country: string; phoneNumber: string; channel: MessageChannel }) =>
+  api<AccountSettings>("/account/phone", { body: { ...body, phoneNumber: normalizeDigits(body.phoneNumber) } });
+
+export const verifyPhoneChange = (code: string) =>
+  api<AccountSettings>("/account/phone/verify", { body: { code: normalizeDigits(code) } });
+
+export const cancelPhoneChange = () => api<AccountSettings>("/account/phone/cancel", { method: "POST" });
+
+export const deleteAccount = (password: string) => api<{ message: string }>("/account/delete", { body: { password } });

@@ -1,6 +1,10 @@
-import { useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
+import "./confirm-dialog.css";
 
-/** A modal confirmation on the native <dialog>: focus is trapped and Escape means "no". */
+/**
+ * A modal confirmation on the native <dialog>: focus is trapped and Escape means "stay". `children`
+ * go between the message and the buttons (e.g. a password the action needs).
+ */
 export function ConfirmDialog({
   open,
   message,
@@ -8,6 +12,9 @@ export function ConfirmDialog({
   leaveLabel,
   onStay,
   onLeave,
+  children,
+  danger = false,
+  busy = false,
 }: {
   open: boolean;
   message: string;
@@ -15,6 +22,10 @@ export function ConfirmDialog({
   leaveLabel: string;
   onStay: () => void;
   onLeave: () => void;
+  children?: ReactNode;
+  /** The leaving action destroys something: it is drawn as such. */
+  danger?: boolean;
+  busy?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -36,11 +47,18 @@ export function ConfirmDialog({
       <p id="confirm-dialog-message" className="confirm-dialog__message">
         {message}
       </p>
+      {children}
       <div className="confirm-dialog__actions">
         <button type="button" className="button button--primary" onClick={onStay}>
           {stayLabel}
         </button>
-        <button type="button" className="button" onClick={onLeave}>
+        <button
+          type="button"
+          className={`button${danger ? " button--danger" : ""}`}
+          onClick={onLeave}
+          disabled={busy}
+          aria-busy={busy}
+        >
           {leaveLabel}
         </button>
       </div>
