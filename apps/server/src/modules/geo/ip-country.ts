@@ -48,9 +48,10 @@ export class IpCountryTable {
   constructor(v4Csv: string, v6Csv: string) {
     const countries = new Map<string, number>();
     const codeOf = (cc: string) => {
-      let id = countries.get(cc);
-      if (id === undefined) countries.set(cc, (id = countries.size));
-      return id;
+      const known = countries.get(cc);
+      if (known !== undefined) return known;
+      countries.set(cc, countries.size);
+      return countries.size - 1;
     };
     const v4 = v4Csv.split("\n").filter(Boolean);
     this.#v4Start = new Uint32Array(v4.length);
