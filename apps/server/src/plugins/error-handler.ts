@@ -44,6 +44,8 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
 }
 
 export function sendError(reply: FastifyReply, error: AppError) {
+  const wait = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  if (typeof wait === "number") reply.header("retry-after", String(wait));
   if (reply.request.routeOptions.config?.envelope) {
     return reply.status(error.status).send({ code: error.status, data: error.message, errorCode: error.code });
   }

@@ -352,3 +352,17 @@ describe("what people type", () => {
     expect(other.statusCode).toBe(200);
   });
 });
+
+describe("too many attempts", () => {
+  it("says how long to wait, in Retry-After and in details", async () => {
+    const p = await signUp();
+    const ask = () => app.inject({ method: "POST", url: "/api/send-otp", payload: { country: "JO", phoneNumber: p.national } });
+    let res = await ask();
+    for (let i = 0; i < 10 && res.statusCode !== 429; i++) res = await ask();
+    expect(res.statusCode).toBe(429);
+    const wait = Number(res.headers["retry-after"]);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(3600);
+    expect(res.json()).toMatchObject({ code: "rate_limited", details: { retryAfterSeconds: wait } });
+  });
+});

@@ -14,6 +14,8 @@ export class AuthError extends Error {
   readonly extra: Record<string, unknown> | undefined;
   /** OAuth-style errors (`{error, error_description}`), as GoTrue answers some grant failures. */
   readonly oauth: boolean;
+  /** A rate limit's wait, sent as `Retry-After` (and as details on /api). */
+  retryAfterSeconds: number | undefined;
 
   constructor(
     status: number,
@@ -31,7 +33,11 @@ export class AuthError extends Error {
   }
 
   toAppError(): AppError {
-    return new AppError(this.appCode, this.message);
+    return new AppError(
+      this.appCode,
+      this.message,
+      this.retryAfterSeconds === undefined ? undefined : { retryAfterSeconds: this.retryAfterSeconds },
+    );
   }
 }
 

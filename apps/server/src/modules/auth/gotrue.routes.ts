@@ -104,6 +104,7 @@ function toAuthError(error: unknown, request: FastifyRequest): AuthError {
 }
 
 function sendAuthError(request: FastifyRequest, reply: FastifyReply, error: AuthError) {
+  if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(error.retryAfterSeconds));
   if (error.oauth) return reply.status(400).send({ error: error.errorCode, error_description: error.message });
   const versioned = typeof request.headers[API_VERSION_HEADER] === "string";
   const body = versioned

@@ -49,6 +49,10 @@ export class RateLimiter {
       // Old windows are useless; sweep them now and then rather than on a timer.
       await this.#db.deleteFrom("rate_limits").where("expires_at", "<", new Date(now).toISOString()).execute();
     }
-    if (row.count > Math.max(1, Math.round(limit * this.#factor))) throw error();
+    if (row.count > Math.max(1, Math.round(limit * this.#factor))) {
+      const refused = error();
+      refused.retryAfterSeconds = Math.max(1, (window + 1) * windowSeconds - Math.floor(now / 1000));
+      throw refused;
+    }
   }
 }

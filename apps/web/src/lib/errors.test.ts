@@ -1,0 +1,46 @@
+// @vitest-environment jsdom
+import { beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "./api-client.ts";
+import { errorText, fieldError, waitText } from "./errors.ts";
+import { i18n, initI18n } from "./i18n.ts";
+
+beforeAll(() => {
+  initI18n();
+});
+
+describe("errors a person can act on", () => {
+  it("says how long to wait, with the right plural forms in both languages", async () => {
+    await i18n.changeLanguage("en");
+    expect(waitText(300)).toBe("Too many attempts. Try again in 5 minutes.");
+    expect(waitText(45)).toBe("Too many attempts. Try again in 45 seconds.");
+    expect(waitText(61)).toBe("Too many attempts. Try again in 2 minutes.");
+    expect(errorText(new ApiError("rate_limited", "x", 429, { retryAfterSeconds: 60 }))).toBe(
+      "Too many attempts. Try again in 1 minute.",
+    );
+    await i18n.changeLanguage("ar");
+    expect(waitText(60)).toBe("محاولات كثيرة. حاول مرة أخرى بعد دقيقة واحدة.");
+    expect(waitText(120)).toBe("محاولات كثيرة. حاول مرة أخرى بعد دقيقتين.");
+    expect(waitText(300)).toBe("محاولات كثيرة. حاول مرة أخرى بعد 5 دقائق.");
+    expect(waitText(900)).toBe("محاولات كثيرة. حاول مرة أخرى بعد 15 دقيقة.");
+  });
+
+  it("names the refused field and why, in the person's language", async () => {
+    await i18n.changeLanguage("en");
+    const refused = new ApiError("invalid_phone", "x", 400, { field: "phoneNumber", reason: "invalid_phone" });
+    expect(fieldError(refused)).toEqual({ field: "phoneNumber", text: "Enter a valid phone number for the selected country." });
+    expect(errorText(refused)).not.toMatch(/E\.164/);
+    await i18n.changeLanguage("ar");
+    expect(fieldError(new ApiError("validation_failed", "x", 400, { field: "username", reason: "invalid_username" }))?.text).toBe(
+      "يمكن أن يحتوي اسم المستخدم على حروف وأرقام ونقاط وشرطات (من 3 إلى 30 حرفًا).",
+    );
+    expect(fieldError(new ApiError("validation_failed", "x", 400))).toBeNull();
+  });
+
+  it("tells a wrong current password and too many wrong codes apart from bad credentials", async () => {
+    await i18n.changeLanguage("en");
+    expect(errorText(new ApiError("incorrect_password", "x", 400))).toBe("Current password is incorrect");
+    expect(errorText(new ApiError("too_many_attempts", "x", 429))).toBe("Too many wrong codes. Ask for a new code.");
+    await i18n.changeLanguage("ar");
+    expect(errorText(new ApiError("incorrect_password", "x", 400))).toBe("كلمة المرور الحالية غير صحيحة");
+  });
+});
