@@ -49,6 +49,9 @@ const envSchema = z
     AUTH_RATE_LIMIT_FACTOR: z.coerce.number().positive().max(1_000_000).default(1),
     // Like Supabase's jwt_expiry; tests set a few seconds so "after an hour" takes seconds.
     JWT_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
+    // A session not refreshed for this many days ends (0: sessions end only at log-out). Like Supabase's
+    // sessions.inactivity_timeout; a family that opens the app once a month stays signed in.
+    SESSION_INACTIVITY_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === "s3" && !env.S3_BUCKET)
@@ -81,6 +84,8 @@ export interface Config {
     rateLimitFactor: number;
     /** Lifetime of an access token; refresh tokens keep the session going beyond it. */
     jwtExpirySeconds: number;
+    /** A session unused for longer ends; 0 means only log-out ends it. */
+    sessionInactivityDays: number;
   };
   storage:
     | { driver: "local"; root: string }
@@ -137,6 +142,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       scryptLogN: env.AUTH_SCRYPT_LOG_N,
       rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR,
       jwtExpirySeconds: env.JWT_EXPIRY_SECONDS,
+      sessionInactivityDays: env.SESSION_INACTIVITY_DAYS,
     },
     storage:
       env.STORAGE_DRIVER === "s3"

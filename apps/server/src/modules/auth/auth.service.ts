@@ -350,6 +350,14 @@ export class AuthService {
     const session = await this.repo.findSession(row.session_id);
     if (!session) throw authErrors.refreshNotFound();
     const now = new Date();
+    const idleDays = this.#config.auth.sessionInactivityDays;
+    if (idleDays > 0 && now.getTime() - Date.parse(session.refreshed_at ?? session.created_at) > idleDays * 86_400_000) {
+      await this.repo.deleteSession(session.id);
+      await this.audit(row.user_id, "token_revoked", meta, { reason: "inactivity", session_id: session.id });
+      throw new AuthError(400, "session_expired", "Invalid Refresh Token: Session Expired (Inactivity)", {
+        appCode: "token_expired",
+      });
+    }
     const rotated = row.revoked === 0 && (await this.repo.revokeRefreshToken(row.id, now.toISOString()));
     if (!rotated) {
       const revokedAt = row.revoked_at ? Date.parse(row.revoked_at) : now.getTime();
