@@ -364,9 +364,25 @@ test("a non-admin is refused everywhere", async ({ page, lang, shot, request, br
   await expect(page.locator("html")).toHaveAttribute("dir", other === "ar" ? "rtl" : "ltr");
   await page.getByRole("button", { name: new RegExp(COMMON[other].language.label) }).click();
   await expect(page.getByRole("heading", { name: s.guard.signedOutTitle })).toBeVisible();
-  // A signed-in person who is not an admin.
+  // A family member signed in to the app: the console keeps its own session and does not borrow theirs.
   const user = await userApp(browser, person, lang);
   await user.page.setViewportSize(LAPTOP);
+  await user.page.goto("/admin/stories");
+  await expect(user.page.getByRole("heading", { name: s.guard.signedOutTitle })).toBeVisible();
+  // A console session whose token is not an operator's (say, an operator whose role was taken away).
+  await user.page.evaluate(
+    ({ token, userId }) =>
+      localStorage.setItem(
+        "hikaya-console-auth",
+        JSON.stringify({
+          access_token: token,
+          refresh_token: "unused",
+          expires_at: Date.now() / 1000 + 3600,
+          user: { id: userId },
+        }),
+      ),
+    { token: person.token, userId: person.userId },
+  );
   for (const path of ["/admin", "/admin/stories", "/admin/settings", "/admin/users", "/admin/audit"]) {
     await user.page.goto(path);
     await expect(user.page.getByRole("heading", { name: s.guard.notAllowedTitle })).toBeVisible();
