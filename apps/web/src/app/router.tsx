@@ -5,7 +5,7 @@ import { infoRoutes } from "../features/info/routes.tsx";
 import { landingRoutes } from "../features/landing/routes.tsx";
 import { messagesRoutes } from "../features/messages/routes.tsx";
 import { storiesRoutes } from "../features/stories/routes.tsx";
-import { loadNamespaces } from "../lib/i18n.ts";
+import { lazyScreen } from "../lib/lazy-screen.ts";
 import { NotFoundPage } from "./not-found-page.tsx";
 import { SettingsGate } from "./settings-gate.tsx";
 
@@ -30,13 +30,7 @@ function Shell() {
 
 /** The operator console: its own lazily loaded chunk, so the user app's bundle never includes it. */
 const adminRoutes: RouteObject[] = [
-  {
-    path: "/admin/*",
-    lazy: async () => {
-      const [module] = await Promise.all([import("../admin/admin-app.tsx"), loadNamespaces("admin")]);
-      return { Component: module.AdminApp };
-    },
-  },
+  { path: "/admin/*", lazy: lazyScreen(() => import("../admin/admin-app.tsx"), "AdminApp", "admin") },
 ];
 
 export const router = createBrowserRouter([

@@ -28,7 +28,7 @@ const lazyNamespaces = {
   messages: { en: () => import("../locales/en/messages.json"), ar: () => import("../locales/ar/messages.json") },
   inbox: { en: () => import("../locales/en/inbox.json"), ar: () => import("../locales/ar/inbox.json") },
 } as const;
-type LazyNamespace = keyof typeof lazyNamespaces;
+export type LazyNamespace = keyof typeof lazyNamespaces;
 type LazyResources = {
   account: typeof import("../locales/en/account.json");
   info: typeof import("../locales/en/info.json");

@@ -9,11 +9,11 @@ import {
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { sendError, toAppError } from "../../plugins/error-handler.ts";
+import { errorResponses } from "../../plugins/http-schemas.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
 import { AuthError } from "../auth/auth-errors.ts";
 import { requireUser } from "../auth/guards.ts";
 import { languageFromHeader } from "../auth/texts.ts";
-import { errorResponses } from "../program/http-schemas.ts";
 import {
   accountSettings,
   cancelPhoneChange,

@@ -14,7 +14,6 @@ import {
   auditEntrySchema,
   characterInputSchema,
   documentKeySchema,
-  errorBodySchema,
   instructionLocationSchema,
   questionInputSchema,
   reorderSchema,
@@ -30,6 +29,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest } from "../../errors.ts";
+import { errorResponses } from "../../plugins/http-schemas.ts";
 import { requireAdmin } from "../auth/guards.ts";
 import { getAnalytics } from "./analytics.service.ts";
 import { type Actor, actorOf, audit, listAudit } from "./audit.service.ts";
@@ -38,7 +38,6 @@ import * as people from "./people.service.ts";
 import * as stories from "./stories.service.ts";
 import { checkDeclaredSize, storeUpload } from "./uploads.service.ts";
 
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 const idParams = z.object({ id: z.string().min(1).max(100) });
 
 declare module "fastify" {
@@ -86,7 +85,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
         tags: ["admin"],
         summary: "Upload a file for the program (streamed; type judged by its first bytes)",
         params: z.object({ purpose: uploadPurposeSchema }),
-        response: { 200: uploadResultSchema, ...errors(400, 401, 403, 413, 415) },
+        response: { 200: uploadResultSchema, ...errorResponses(400, 401, 403, 413, 415) },
       },
     },
     async (request, reply) => {
@@ -116,12 +115,12 @@ export async function adminRoutes(fastify: FastifyInstance) {
   );
   app.post(
     "/stories",
-    { schema: { tags: ["admin"], body: storyInputSchema, response: { 200: adminStorySchema, ...errors(400) } } },
+    { schema: { tags: ["admin"], body: storyInputSchema, response: { 200: adminStorySchema, ...errorResponses(400) } } },
     async (request) => stories.createStory(app.deps, actor(request), request.body),
   );
   app.get(
     "/stories/:id",
-    { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errors(404) } } },
+    { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errorResponses(404) } } },
     async (request) => stories.getStory(app.deps.db, request.params.id),
   );
   app.put(
@@ -131,7 +130,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
         tags: ["admin"],
         params: idParams,
         body: storyInputSchema,
-        response: { 200: adminStorySchema, ...errors(400, 404) },
+        response: { 200: adminStorySchema, ...errorResponses(400, 404) },
       },
     },
     async (request) => stories.updateStory(app.deps, actor(request), request.params.id, request.body),
@@ -142,19 +141,24 @@ export async function adminRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["admin"],
         params: idParams,
-        response: { 200: z.object({ id: z.string(), watchedBy: z.number(), recordingsKept: z.number() }), ...errors(404) },
+        response: {
+          200: z.object({ id: z.string(), watchedBy: z.number(), recordingsKept: z.number() }),
+          ...errorResponses(404),
+        },
       },
     },
     async (request) => stories.deleteStory(app.deps, actor(request), request.params.id),
   );
   app.post(
     "/stories/reorder",
-    { schema: { tags: ["admin"], body: reorderSchema, response: { 200: z.array(adminStorySchema), ...errors(400, 409) } } },
+    {
+      schema: { tags: ["admin"], body: reorderSchema, response: { 200: z.array(adminStorySchema), ...errorResponses(400, 409) } },
+    },
     async (request) => stories.reorderStories(app.deps, actor(request), request.body),
   );
   app.put(
     "/stories/:id/thumbnail",
-    { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errors(400, 404, 413, 415) } } },
+    { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errorResponses(400, 404, 413, 415) } } },
     async (request, reply) => {
       try {
         return await stories.replaceThumbnail(app.deps, actor(request), request.params.id, await fileOf(request, "image"));
@@ -167,7 +171,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   // ─── questions and answers ────────────────────────────────────────────────────────────────────
 
-  const questionList = { 200: z.array(adminQuestionSchema), ...errors(400, 404, 409) };
+  const questionList = { 200: z.array(adminQuestionSchema), ...errorResponses(400, 404, 409) };
   app.get("/stories/:id/questions", { schema: { tags: ["admin"], params: idParams, response: questionList } }, async (request) =>
     stories.listQuestions(app.deps.db, request.params.id),
   );
@@ -205,7 +209,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   // ─── family members, landing answers, instruction videos, documents ───────────────────────────
 
-  const characterList = { 200: z.array(adminCharacterSchema), ...errors(400, 404, 409) };
+  const characterList = { 200: z.array(adminCharacterSchema), ...errorResponses(400, 404, 409) };
   app.get("/characters", { schema: { tags: ["admin"], response: characterList } }, async () =>
     content.listCharacters(app.deps.db),
   );
@@ -221,7 +225,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
     content.deleteCharacter(app.deps, actor(request), request.params.id),
   );
 
-  const landingList = { 200: z.array(adminLandingAnswerSchema), ...errors(400, 404) };
+  const landingList = { 200: z.array(adminLandingAnswerSchema), ...errorResponses(400, 404) };
   app.get("/landing-answers", { schema: { tags: ["admin"], response: landingList } }, async () =>
     content.listLandingAnswers(app.deps.db),
   );
@@ -232,7 +236,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
     content.deleteLandingAnswer(app.deps, actor(request), request.params.id),
   );
 
-  const mediaResponse = { 200: adminMediaSchema, ...errors(400) };
+  const mediaResponse = { 200: adminMediaSchema, ...errorResponses(400) };
   app.get("/media", { schema: { tags: ["admin"], response: mediaResponse } }, async () => content.getMedia(app.deps.db));
   app.put(
     "/instructions/:location",
@@ -266,7 +270,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
   );
   app.put(
     "/settings",
-    { schema: { tags: ["admin"], body: settingsInputSchema, response: { 200: adminSettingsSchema, ...errors(400) } } },
+    { schema: { tags: ["admin"], body: settingsInputSchema, response: { 200: adminSettingsSchema, ...errorResponses(400) } } },
     async (request) => content.updateSettings(app.deps, actor(request), request.body),
   );
 
@@ -274,7 +278,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.get(
     "/users/:id/detail",
-    { schema: { tags: ["admin"], params: idParams, response: { 200: adminUserDetailSchema, ...errors(404) } } },
+    { schema: { tags: ["admin"], params: idParams, response: { 200: adminUserDetailSchema, ...errorResponses(404) } } },
     async (request) => people.getUserDetail(app.deps.db, request.params.id),
   );
   app.get(
@@ -295,7 +299,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
         tags: ["admin"],
         params: idParams,
         body: z.object({ handled: z.boolean() }),
-        response: { 200: z.object({ ok: z.literal(true) }), ...errors(404) },
+        response: { 200: z.object({ ok: z.literal(true) }), ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -308,7 +312,13 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.get(
     "/analytics",
-    { schema: { tags: ["admin"], querystring: analyticsQuerySchema, response: { 200: adminAnalyticsSchema, ...errors(400) } } },
+    {
+      schema: {
+        tags: ["admin"],
+        querystring: analyticsQuerySchema,
+        response: { 200: adminAnalyticsSchema, ...errorResponses(400) },
+      },
+    },
     async (request) => getAnalytics(app.deps.db, request.query.from, request.query.to),
   );
   app.get(

@@ -2,8 +2,8 @@ import { analyticsBatchSchema, analyticsResultSchema } from "@hikaya/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
+import { errorResponses } from "../../plugins/http-schemas.ts";
 import { accessTokenOf } from "../auth/guards.ts";
-import { errorResponses } from "../program/http-schemas.ts";
 import { recordEvents, userOfToken } from "./analytics.service.ts";
 
 const EVENTS_BODY_LIMIT = 64 * 1024;

@@ -3,7 +3,6 @@ import {
   accountUserSchema,
   changePasswordRequestSchema,
   createAccountUserRequestSchema,
-  errorBodySchema,
   outboxListSchema,
   phoneSignUpRequestSchema,
   phoneSignUpResponseSchema,
@@ -19,13 +18,12 @@ import { z } from "zod";
 import { unauthorized } from "../../errors.ts";
 import { listOutboxMessages } from "../../infrastructure/sms/index.ts";
 import { sendError, toAppError } from "../../plugins/error-handler.ts";
+import { errorResponses } from "../../plugins/http-schemas.ts";
 import { AccountService } from "./account.service.ts";
 import type { Caller, RequestMeta } from "./auth.service.ts";
 import { AuthError } from "./auth-errors.ts";
 import { requireAdmin, requireUser } from "./guards.ts";
 import { chooseLanguage, languageFromHeader } from "./texts.ts";
-
-const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, errorBodySchema]));
 
 const meta = (request: FastifyRequest): RequestMeta => {
   const ua = request.headers["user-agent"];
@@ -63,7 +61,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["auth"],
         body: phoneSignUpRequestSchema,
-        response: { 200: phoneSignUpResponseSchema, ...errors(400, 422, 429) },
+        response: { 200: phoneSignUpResponseSchema, ...errorResponses(400, 422, 429) },
       },
     },
     async (request) => accounts().signUp(request.body, meta(request)),
@@ -71,20 +69,36 @@ export async function accountRoutes(fastify: FastifyInstance) {
 
   app.post(
     "/send-otp",
-    { schema: { tags: ["auth"], body: sendOtpRequestSchema, response: { 200: sendOtpResponseSchema, ...errors(400, 429) } } },
+    {
+      schema: {
+        tags: ["auth"],
+        body: sendOtpRequestSchema,
+        response: { 200: sendOtpResponseSchema, ...errorResponses(400, 429) },
+      },
+    },
     async (request) => accounts().sendOtp(request.body, meta(request)),
   );
 
   app.post(
     "/verify-otp",
-    { schema: { tags: ["auth"], body: verifyOtpRequestSchema, response: { 200: verifyOtpResponseSchema, ...errors(400, 429) } } },
+    {
+      schema: {
+        tags: ["auth"],
+        body: verifyOtpRequestSchema,
+        response: { 200: verifyOtpResponseSchema, ...errorResponses(400, 429) },
+      },
+    },
     async (request) => accounts().verifyOtp(request.body, meta(request)),
   );
 
   app.post(
     "/reset-password",
     {
-      schema: { tags: ["auth"], body: resetPasswordRequestSchema, response: { 200: accountMessageSchema, ...errors(400, 422) } },
+      schema: {
+        tags: ["auth"],
+        body: resetPasswordRequestSchema,
+        response: { 200: accountMessageSchema, ...errorResponses(400, 422) },
+      },
     },
     async (request) => accounts().resetPassword(request.body, meta(request)),
   );
@@ -95,7 +109,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["auth"],
         body: changePasswordRequestSchema,
-        response: { 200: accountMessageSchema, ...errors(400, 401, 422) },
+        response: { 200: accountMessageSchema, ...errorResponses(400, 401, 422) },
       },
     },
     async (request) => accounts().changePassword(await callerOf(request), request.body, meta(request)),
@@ -107,7 +121,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["auth"],
         body: createAccountUserRequestSchema,
-        response: { 200: accountUserSchema, ...errors(400, 401, 403, 404) },
+        response: { 200: accountUserSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
@@ -125,7 +139,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
           limit: z.coerce.number().int().min(1).max(500).default(100),
           recipient: z.string().max(255).optional(),
         }),
-        response: { 200: outboxListSchema, ...errors(401, 403) },
+        response: { 200: outboxListSchema, ...errorResponses(401, 403) },
       },
     },
     async (request) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isValidUsername, type Language } from "@hikaya/contracts";
+import { isValidUsername, type Language, MIN_PASSWORD_LENGTH } from "@hikaya/contracts";
 import * as OTPAuth from "otpauth";
 import { renderSVG } from "uqr";
 import type { Config } from "../../config.ts";
@@ -31,7 +31,7 @@ export const RESET_TOKEN_TTL_MS = 10 * 60_000;
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 const FLOW_TTL_MS = 10 * 60_000;
 const MFA_CHALLENGE_TTL_MS = 5 * 60_000;
-const MIN_PASSWORD_LENGTH = 6;
+
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface RequestMeta {

@@ -10,8 +10,8 @@ import {
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { optionalUser, requireUser } from "../auth/guards.ts";
-import { envelopeErrorResponses, errorResponses } from "../program/http-schemas.ts";
 import { contents, instructionMedia, submitContact } from "./content.service.ts";
 
 export const instructionSchema = z.object({ location: instructionLocationSchema, media: z.string().nullable() });

@@ -3,8 +3,8 @@ import { envelopeSchema, profileSchema, profileUpdateFieldsSchema } from "@hikay
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
+import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { requireUser } from "../auth/guards.ts";
-import { envelopeErrorResponses, errorResponses } from "../program/http-schemas.ts";
 import { multipartParts } from "../recordings/multipart-parts.ts";
 import { getProfile, updateProfile } from "./profile.service.ts";
 

@@ -17,8 +17,8 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { optionalUser, requireAdmin, requireUser } from "../auth/guards.ts";
-import { envelopeErrorResponses, errorResponses } from "./http-schemas.ts";
 import {
   answersFor,
   createStory,

@@ -11,8 +11,8 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
+import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { requireSelfOrAdmin, requireUser } from "../auth/guards.ts";
-import { envelopeErrorResponses, errorResponses } from "../program/http-schemas.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { multipartParts } from "./multipart-parts.ts";
 import {

@@ -1,8 +1,8 @@
 import { userIdParamsSchema, userListQuerySchema, userListSchema, userSummarySchema } from "@hikaya/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { errorResponses } from "../../plugins/http-schemas.ts";
 import { requireAdmin, requireSelfOrAdmin } from "../auth/guards.ts";
-import { errorResponses } from "../program/http-schemas.ts";
 import { getUserSummary, listUserSummaries } from "./users.service.ts";
 
 /** Reading people (spec section 7: GET /users, GET /users/{id}). Creating them is the auth module's. */

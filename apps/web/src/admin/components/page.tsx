@@ -47,8 +47,3 @@ export function QueryView<T>({ query, children }: { query: UseQueryResult<T>; ch
   }
   return <>{children(query.data as T)}</>;
 }
-
-export function formatDate(iso: string | null | undefined, language: string) {
-  if (!iso) return "—";
-  return new Date(iso).toLocaleString(language === "ar" ? "ar-EG" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
-}

@@ -5,10 +5,10 @@ import { Link, NavLink, useParams } from "react-router";
 import { toast } from "react-toastify";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
-import { formatChatTime } from "../../components/chat/chat-time.ts";
 import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
+import { formatChatTime, formatShortDate } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { connectLiveMessages } from "../../lib/live-messages.ts";
 import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
@@ -22,7 +22,7 @@ function whenLabel(iso: string, language: string): string {
   const d = new Date(iso);
   const today = new Date();
   if (d.toDateString() === today.toDateString()) return formatChatTime(iso, language);
-  return new Intl.DateTimeFormat(language.startsWith("ar") ? "ar" : "en", { day: "numeric", month: "short" }).format(d);
+  return formatShortDate(iso, language);
 }
 
 /**

@@ -1,10 +1,7 @@
 import type { RouteObject } from "react-router";
-import { loadNamespaces } from "../../lib/i18n.ts";
+import { lazyScreen } from "../../lib/lazy-screen.ts";
 
-const inboxPage = async () => {
-  const [module] = await Promise.all([import("./inbox-page.tsx"), loadNamespaces("inbox", "messages")]);
-  return { Component: module.InboxPage };
-};
+const inboxPage = lazyScreen(() => import("./inbox-page.tsx"), "InboxPage", "inbox", "messages");
 
 /**
  * The facilitator inbox, mounted by the console shell (admin-app.tsx) under /admin: the conversation

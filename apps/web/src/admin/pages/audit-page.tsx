@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { adminQueries } from "../api.ts";
-import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+import { PageHeader, QueryView } from "../components/page.tsx";
 import { summarize } from "../logic.ts";
 
 const AREAS = [
@@ -60,7 +61,7 @@ export function AuditPage() {
                 <tbody>
                   {entries.map((e) => (
                     <tr key={e.id} data-testid="audit-row">
-                      <td>{formatDate(e.createdAt, i18n.language)}</td>
+                      <td>{formatDateTime(e.createdAt, i18n.language)}</td>
                       <td>
                         <bdi className="ltr admin-nowrap">{e.actorEmail ?? e.actorId.slice(0, 8)}</bdi>
                       </td>

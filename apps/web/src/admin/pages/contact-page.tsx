@@ -3,9 +3,10 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "react-toastify";
 import { errorText } from "../../lib/errors.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { adminQueries, useMarkContact } from "../api.ts";
-import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+import { PageHeader, QueryView } from "../components/page.tsx";
 
 type Status = "open" | "handled" | "all";
 
@@ -42,7 +43,7 @@ export function ContactPage() {
                 <li key={c.id} className={`admin-card admin-message${c.handledAt ? " is-handled" : ""}`}>
                   <div className="admin-message__head">
                     <strong>{c.name}</strong>
-                    <span className="admin-muted">{formatDate(c.createdAt, i18n.language)}</span>
+                    <span className="admin-muted">{formatDateTime(c.createdAt, i18n.language)}</span>
                   </div>
                   <p className="admin-message__body">{c.message}</p>
                   <p className="admin-muted">
@@ -58,7 +59,7 @@ export function ContactPage() {
                   <div className="admin-actions">
                     {c.handledAt && (
                       <span className="admin-badge">
-                        {t("contact.handledOn", { when: formatDate(c.handledAt, i18n.language) })}
+                        {t("contact.handledOn", { when: formatDateTime(c.handledAt, i18n.language) })}
                       </span>
                     )}
                     <button

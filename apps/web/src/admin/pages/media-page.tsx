@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { toast } from "react-toastify";
 import { errorText } from "../../lib/errors.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import {
   adminQueries,
@@ -14,7 +15,7 @@ import {
 } from "../api.ts";
 import { CharacterSelect, useCharacterChoice } from "../components/character-select.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
-import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+import { PageHeader, QueryView } from "../components/page.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 
 /** Landing answers, an instruction video per location, the terms and privacy PDFs and the greeting audio. */
@@ -114,7 +115,7 @@ function Instructions() {
                 <li key={ins.location} className="admin-media-item" data-testid="instruction">
                   <h3>{name}</h3>
                   <MediaPreview src={ins.media} kind="video" label={name} />
-                  <span className="admin-hint">{t("media.updated", { when: formatDate(ins.updatedAt, i18n.language) })}</span>
+                  <span className="admin-hint">{t("media.updated", { when: formatDateTime(ins.updatedAt, i18n.language) })}</span>
                   <UploadField<UploadResult>
                     label={t("media.replaceVideo", { name })}
                     kind="video"
@@ -151,7 +152,7 @@ function Documents() {
                 <li key={doc.key} className="admin-media-item">
                   <h3>{name}</h3>
                   <MediaPreview src={doc.path} kind={isAudio ? "audio" : "pdf"} label={name} />
-                  <span className="admin-hint">{t("media.updated", { when: formatDate(doc.updatedAt, i18n.language) })}</span>
+                  <span className="admin-hint">{t("media.updated", { when: formatDateTime(doc.updatedAt, i18n.language) })}</span>
                   <UploadField<UploadResult>
                     label={t("media.replaceFile", { name })}
                     kind={isAudio ? "audio" : "pdf"}

@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
+import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { adminQueries } from "../api.ts";
-import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+import { PageHeader, QueryView } from "../components/page.tsx";
 
 /** Every SMS and WhatsApp message the default provider wrote instead of sending (one-time codes and reminders). */
 export function OutboxPage() {
@@ -50,7 +51,7 @@ export function OutboxPage() {
                 <tbody>
                   {messages.map((m) => (
                     <tr key={m.id}>
-                      <td>{formatDate(m.createdAt, i18n.language)}</td>
+                      <td>{formatDateTime(m.createdAt, i18n.language)}</td>
                       <td>
                         <span className={`admin-badge admin-badge--${m.channel}`}>{t(`outbox.channels.${m.channel}`)}</span>
                       </td>

@@ -4,10 +4,11 @@ import { type CSSProperties, type FormEvent, useId, useState } from "react";
 import { toast } from "react-toastify";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { adminQueries, useSaveSettings } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
-import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+import { PageHeader, QueryView } from "../components/page.tsx";
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
@@ -127,7 +128,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
           <div className="admin-actions">
             <SubmitButton busy={save.isPending}>{t("common.save")}</SubmitButton>
           </div>
-          <p className="admin-hint">{t("settings.lastChange", { when: formatDate(settings.updatedAt, i18n.language) })}</p>
+          <p className="admin-hint">{t("settings.lastChange", { when: formatDateTime(settings.updatedAt, i18n.language) })}</p>
         </form>
         <Preview title={currentLanguage() === "ar" ? titleAr : titleEn} color={validColor ? color : settings.primaryColor} />
       </div>

@@ -4,9 +4,10 @@ import { useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "react-toastify";
 import { errorText } from "../../lib/errors.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { adminQueries, fetchPrivateAudio } from "../api.ts";
-import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+import { PageHeader, QueryView } from "../components/page.tsx";
 
 /** One person: profile, progress through the program and their recordings (private; fetched with the admin's token). */
 export function UserDetailPage() {
@@ -55,7 +56,7 @@ export function UserDetailPage() {
                     <dd>
                       {d.profile.agreeToReminder ? t("common.yes") : t("common.no")}
                       {d.profile.agreeToReminderAt && (
-                        <span className="admin-muted"> · {formatDate(d.profile.agreeToReminderAt, i18n.language)}</span>
+                        <span className="admin-muted"> · {formatDateTime(d.profile.agreeToReminderAt, i18n.language)}</span>
                       )}
                     </dd>
                     <dt>{t("users.whatsapp")}</dt>
@@ -66,15 +67,15 @@ export function UserDetailPage() {
                           ? t("common.yes")
                           : t("common.no")}
                       {d.profile.whatsappOptInAt && (
-                        <span className="admin-muted"> · {formatDate(d.profile.whatsappOptInAt, i18n.language)}</span>
+                        <span className="admin-muted"> · {formatDateTime(d.profile.whatsappOptInAt, i18n.language)}</span>
                       )}
                     </dd>
                     <dt>{t("users.language")}</dt>
                     <dd>{d.profile.language ? t(`users.languages.${d.profile.language}`) : "—"}</dd>
                     <dt>{t("users.joined")}</dt>
-                    <dd>{formatDate(user.createdAt, i18n.language)}</dd>
+                    <dd>{formatDateTime(user.createdAt, i18n.language)}</dd>
                     <dt>{t("users.lastSignIn")}</dt>
-                    <dd>{formatDate(user.lastSignInAt, i18n.language)}</dd>
+                    <dd>{formatDateTime(user.lastSignInAt, i18n.language)}</dd>
                   </dl>
                 )}
               </QueryView>
@@ -91,7 +92,7 @@ export function UserDetailPage() {
                         <li key={p.storyId}>
                           <span className="admin-order ltr">{p.order}</span>
                           <span>{ar ? p.titleAr : p.titleEn}</span>
-                          <span className="admin-muted">{formatDate(p.watchedAt, i18n.language)}</span>
+                          <span className="admin-muted">{formatDateTime(p.watchedAt, i18n.language)}</span>
                         </li>
                       ))}
                     </ol>
@@ -139,7 +140,7 @@ function Recording({ recording }: { recording: AdminRecording }) {
           <span className="admin-muted"> · {t("users.question", { n: recording.questionIndex })}</span>
         )}
         <br />
-        <span className="admin-muted">{formatDate(recording.createdAt, i18n.language)}</span>
+        <span className="admin-muted">{formatDateTime(recording.createdAt, i18n.language)}</span>
       </span>
       {src ? (
         <audio src={src} controls autoPlay aria-label={story} />

@@ -1,9 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { Link } from "react-router";
+import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { adminQueries } from "../api.ts";
-import { formatDate, PageHeader, QueryView } from "../components/page.tsx";
+import { PageHeader, QueryView } from "../components/page.tsx";
 
 /** Everyone who signed up, newest first, searchable by phone, e-mail or name. */
 export function UsersPage() {
@@ -63,7 +64,7 @@ export function UsersPage() {
                           <bdi className="ltr">{u.phoneNumber ?? u.email ?? "—"}</bdi>
                         </td>
                         <td>{t("users.storiesWatched", { count: u.lastWatchedStoryId })}</td>
-                        <td>{formatDate(u.createdAt, i18n.language)}</td>
+                        <td>{formatDateTime(u.createdAt, i18n.language)}</td>
                       </tr>
                     ))}
                   </tbody>

@@ -1,6 +1,6 @@
 import type { ChatMessage } from "@hikaya/contracts";
+import { formatChatTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { formatChatTime } from "./chat-time.ts";
 import { VoiceNote } from "./voice-note.tsx";
 
 export type DeliveryState = "sending" | "queued" | "failed";

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
+import { formatDuration } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import type { VoiceRecording } from "../../lib/voice-recorder.ts";
-import { formatDuration } from "./chat-time.ts";
 import { HoldToRecord } from "./hold-to-record.tsx";
 import { VoiceNote } from "./voice-note.tsx";
 

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, type PointerEvent, useRef } from "react";
+import { formatDuration } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { MicrophoneError, useVoiceRecorder, type VoiceRecording } from "../../lib/voice-recorder.ts";
-import { formatDuration } from "./chat-time.ts";
 
 /**
  * The hold-to-record microphone: press and hold (pointer, or Space/Enter held down) to record,

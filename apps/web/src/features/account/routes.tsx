@@ -1,35 +1,32 @@
 import type { RouteObject } from "react-router";
-import { loadNamespaces } from "../../lib/i18n.ts";
-
-/** A screen's chunk together with its strings, so it never renders untranslated. */
-const withStrings = async <T,>(screen: Promise<T>) => (await Promise.all([screen, loadNamespaces("account")]))[0];
+import { lazyScreen } from "../../lib/lazy-screen.ts";
 
 /** Each screen is its own lazily loaded chunk, so a first visit to /login downloads only that screen. */
 export const accountRoutes: RouteObject[] = [
-  { path: "/register", lazy: async () => ({ Component: (await withStrings(import("./register-page.tsx"))).RegisterPage }) },
+  { path: "/register", lazy: lazyScreen(() => import("./register-page.tsx"), "RegisterPage", "account") },
   {
     path: "/arabic-register",
-    lazy: async () => ({ Component: (await withStrings(import("./arabic-register-page.tsx"))).ArabicRegisterPage }),
+    lazy: lazyScreen(() => import("./arabic-register-page.tsx"), "ArabicRegisterPage", "account"),
   },
-  { path: "/login", lazy: async () => ({ Component: (await withStrings(import("./login-page.tsx"))).LoginPage }) },
+  { path: "/login", lazy: lazyScreen(() => import("./login-page.tsx"), "LoginPage", "account") },
   {
     path: "/forgot-password",
-    lazy: async () => ({ Component: (await withStrings(import("./forgot-password-page.tsx"))).ForgotPasswordPage }),
+    lazy: lazyScreen(() => import("./forgot-password-page.tsx"), "ForgotPasswordPage", "account"),
   },
   {
     path: "/send-otp/:userId",
-    lazy: async () => ({ Component: (await withStrings(import("./verify-otp-page.tsx"))).VerifyOtpPage }),
+    lazy: lazyScreen(() => import("./verify-otp-page.tsx"), "VerifyOtpPage", "account"),
   },
   {
     path: "/reset-password",
-    lazy: async () => ({ Component: (await withStrings(import("./reset-password-page.tsx"))).ResetPasswordPage }),
+    lazy: lazyScreen(() => import("./reset-password-page.tsx"), "ResetPasswordPage", "account"),
   },
   {
     path: "/change-password",
-    lazy: async () => ({ Component: (await withStrings(import("./change-password-page.tsx"))).ChangePasswordPage }),
+    lazy: lazyScreen(() => import("./change-password-page.tsx"), "ChangePasswordPage", "account"),
   },
   {
     path: "/edit-profile",
-    lazy: async () => ({ Component: (await withStrings(import("./edit-profile-page.tsx"))).EditProfilePage }),
+    lazy: lazyScreen(() => import("./edit-profile-page.tsx"), "EditProfilePage", "account"),
   },
 ];

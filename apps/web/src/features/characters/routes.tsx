@@ -1,16 +1,13 @@
 import type { RouteObject } from "react-router";
-import { loadNamespaces } from "../../lib/i18n.ts";
-
-/** A screen's chunk together with its strings, so it never renders untranslated. */
-const withStrings = async <T,>(screen: Promise<T>) => (await Promise.all([screen, loadNamespaces("characters")]))[0];
+import { lazyScreen } from "../../lib/lazy-screen.ts";
 
 export const charactersRoutes: RouteObject[] = [
   {
     path: "/character",
-    lazy: async () => ({ Component: (await withStrings(import("./character-page.tsx"))).EnglishCharacterPage }),
+    lazy: lazyScreen(() => import("./character-page.tsx"), "EnglishCharacterPage", "characters"),
   },
   {
     path: "/arabic-character",
-    lazy: async () => ({ Component: (await withStrings(import("./character-page.tsx"))).ArabicCharacterPage }),
+    lazy: lazyScreen(() => import("./character-page.tsx"), "ArabicCharacterPage", "characters"),
   },
 ];

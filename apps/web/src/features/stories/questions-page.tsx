@@ -1,3 +1,4 @@
+import type { Story } from "@hikaya/contracts";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
@@ -8,7 +9,7 @@ import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
 import { useMe } from "../../lib/me.ts";
 import { type Answer, useAnswers, useQuestions } from "./api/questions.ts";
-import { type StoryItem, useStories } from "./api/stories.ts";
+import { useStories } from "./api/stories.ts";
 import { afterQuestions, parseIndex } from "./journey-rules.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storyTitle } from "./story-card.tsx";
@@ -97,7 +98,7 @@ function QuestionVideo({ src, label, onEnded }: { src: string; label: string; on
 /** Phase of the flow: the question's media, then answer n, in order. */
 type Phase = { question: number; answer: number | null };
 
-function QuestionFlow({ story, index }: { story: StoryItem; index: number }) {
+function QuestionFlow({ story, index }: { story: Story; index: number }) {
   const { t } = useTranslation("stories");
   const { t: tc } = useTranslation();
   const navigate = useNavigate();

@@ -1,13 +1,7 @@
 import type { RouteObject } from "react-router";
-import { loadNamespaces } from "../../lib/i18n.ts";
+import { lazyScreen } from "../../lib/lazy-screen.ts";
 
-/** Loads a screen's chunk and the journey's strings together, so nothing renders untranslated. */
-function screen<T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) {
-  return async () => {
-    const [module] = await Promise.all([load(), loadNamespaces("stories")]);
-    return { Component: module[name] as React.ComponentType };
-  };
-}
+const screen = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) => lazyScreen(load, name, "stories");
 
 /** The story journey (spec sections 2, 4 and 9), each screen loaded on first use. */
 export const storiesRoutes: RouteObject[] = [

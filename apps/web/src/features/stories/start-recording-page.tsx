@@ -1,3 +1,4 @@
+import type { Story } from "@hikaya/contracts";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useNavigate, useParams } from "react-router";
 import { toast } from "react-toastify";
@@ -6,7 +7,7 @@ import { PageSpinner, Spinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { dropPending, listPending, type PendingRecording, retryPending, saveRecording } from "./api/recordings.ts";
-import { type StoryItem, useStories } from "./api/stories.ts";
+import { useStories } from "./api/stories.ts";
 import { InlineInstruction } from "./instruction-video.tsx";
 import { afterRecording, formatSeconds, parseIndex, saveRequiresUpload } from "./journey-rules.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
@@ -22,7 +23,7 @@ function MicIcon() {
   );
 }
 
-function Recorder({ story, index }: { story: StoryItem; index: number }) {
+function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index: number }) {
   const { t } = useTranslation("stories");
   const navigate = useNavigate();
   const [saving, setSaving] = useState(false);
@@ -199,7 +200,7 @@ export function StartRecordingPage() {
   return (
     <main className="screen journey">
       <TitleBar title={t("recording.title")} backTo="/" />
-      <Recorder story={story ?? { id, order: index, title: "", subtitle: "" }} index={index} />
+      <Recorder story={story ?? { id, order: index }} index={index} />
     </main>
   );
 }

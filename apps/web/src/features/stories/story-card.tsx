@@ -1,14 +1,13 @@
-import { publicObjectPath } from "@hikaya/contracts";
+import { publicObjectPath, type Story } from "@hikaya/contracts";
 import { Link } from "react-router";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
-import type { StoryItem } from "./api/stories.ts";
 import { cardLook } from "./journey-rules.ts";
 
-export function storyTitle(story: StoryItem): string {
+export function storyTitle(story: Story): string {
   return currentLanguage() === "ar" && story.titleB ? story.titleB : story.title;
 }
 
-export function storySubtitle(story: StoryItem): string {
+export function storySubtitle(story: Story): string {
   return currentLanguage() === "ar" && story.subtitleB ? story.subtitleB : story.subtitle;
 }
 
@@ -36,7 +35,7 @@ function PlayIcon() {
 }
 
 /** A story card whose look follows watchStatus exactly as spec section 4 says. */
-export function StoryCard({ story }: { story: StoryItem }) {
+export function StoryCard({ story }: { story: Story }) {
   const { t } = useTranslation("stories");
   const look = cardLook(story.watchStatus);
   const title = storyTitle(story);

@@ -1,3 +1,4 @@
+import type { Story } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
@@ -11,7 +12,7 @@ import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { getUserId } from "../../lib/session.ts";
 import { questionsQuery } from "./api/questions.ts";
-import { type StoryItem, useStory, useWatchStory } from "./api/stories.ts";
+import { useStory, useWatchStory } from "./api/stories.ts";
 import { type Embed, embedFor, listenForEmbedEnd } from "./embed.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storySubtitle, storyTitle } from "./story-card.tsx";
@@ -117,7 +118,7 @@ export function StoryPage() {
   const [failed, setFailed] = useState(false);
   const finishing = useRef(false);
 
-  const finish = async (s: StoryItem) => {
+  const finish = async (s: Story) => {
     if (finishing.current) return;
     finishing.current = true;
     setFailed(false);

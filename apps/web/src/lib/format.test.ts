@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatChatTime, formatDuration } from "./chat-time.ts";
+import { formatChatTime, formatDateTime, formatDuration, formatShortDate } from "./format.ts";
 
 const at = (h: number, m: number) => new Date(2026, 0, 2, h, m).toISOString();
 
@@ -21,5 +21,16 @@ describe("chat time (spec: hh:mm A)", () => {
     expect(formatDuration(null)).toBe("0:00");
     expect(formatDuration(4.6)).toBe("0:05");
     expect(formatDuration(125)).toBe("2:05");
+  });
+});
+
+describe("console dates", () => {
+  it("read with Latin digits in both languages", () => {
+    expect(formatDateTime(at(15, 30), "en")).toBe("Jan 2, 2026, 3:30 PM");
+    expect(formatDateTime(at(15, 30), "ar")).toMatch(/2026/);
+    expect(formatDateTime(at(15, 30), "ar")).not.toMatch(/[٠-٩]/);
+    expect(formatDateTime(null, "en")).toBe("—");
+    expect(formatShortDate(at(15, 30), "en")).toBe("Jan 2");
+    expect(formatShortDate(at(15, 30), "ar")).toBe("2 يناير");
   });
 });
