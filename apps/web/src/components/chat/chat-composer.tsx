@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { formatDuration } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import type { VoiceRecording } from "../../lib/voice-recorder.ts";
+import type { Recording } from "../../lib/recorder.ts";
 import { HoldToRecord } from "./hold-to-record.tsx";
 import { VoiceNote } from "./voice-note.tsx";
 
@@ -15,12 +15,12 @@ export function ChatComposer({
   onMicError,
 }: {
   onSendText(text: string): void;
-  onSendVoice(recording: VoiceRecording): void;
+  onSendVoice(recording: Recording): void;
   onMicError(): void;
 }) {
   const { t } = useTranslation("messages");
   const [text, setText] = useState("");
-  const [recording, setRecording] = useState<VoiceRecording | null>(null);
+  const [recording, setRecording] = useState<Recording | null>(null);
 
   function submit(event: FormEvent) {
     event.preventDefault();

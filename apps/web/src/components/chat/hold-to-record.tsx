@@ -1,7 +1,7 @@
 import { type KeyboardEvent, type PointerEvent, useRef } from "react";
 import { formatDuration } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { MicrophoneError, useVoiceRecorder, type VoiceRecording } from "../../lib/voice-recorder.ts";
+import { MicrophoneError, type Recording, useRecorder } from "../../lib/recorder.ts";
 
 /**
  * The hold-to-record microphone: press and hold (pointer, or Space/Enter held down) to record,
@@ -12,12 +12,12 @@ export function HoldToRecord({
   onMicError,
   disabled,
 }: {
-  onRecorded(recording: VoiceRecording): void;
+  onRecorded(recording: Recording): void;
   onMicError(): void;
   disabled?: boolean;
 }) {
   const { t } = useTranslation("messages");
-  const recorder = useVoiceRecorder();
+  const recorder = useRecorder();
   const holding = useRef(false);
 
   async function begin() {
@@ -35,7 +35,8 @@ export function HoldToRecord({
     if (!holding.current) return;
     holding.current = false;
     const recording = await recorder.stop();
-    if (recording) onRecorded(recording);
+    // A tap is not a voice note.
+    if (recording && recording.durationSeconds >= 0.3) onRecorded(recording);
   }
 
   const recording = recorder.state !== "idle";

@@ -11,7 +11,7 @@ import { useStories } from "./api/stories.ts";
 import { InlineInstruction } from "./instruction-video.tsx";
 import { afterRecording, formatSeconds, parseIndex, saveRequiresUpload } from "./journey-rules.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
-import { useRecorder } from "./use-recorder.ts";
+import { useStoryTake } from "./use-recorder.ts";
 import "./stories.css";
 
 function MicIcon() {
@@ -33,7 +33,7 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
   const uploadRequired = saveRequiresUpload(index);
   const onDenied = useCallback(() => window.alert(t("recording.micDenied")), [t]);
   const onUnsupported = useCallback(() => toast.error(t("recording.notSupported")), [t]);
-  const rec = useRecorder({ onDenied, onUnsupported });
+  const rec = useStoryTake({ onDenied, onUnsupported });
 
   const refreshPending = useCallback(async () => {
     const all = await listPending();
@@ -92,8 +92,8 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
       e.currentTarget.setPointerCapture?.(e.pointerId);
       void rec.start();
     },
-    onPointerUp: () => rec.stop(),
-    onPointerCancel: () => rec.stop(),
+    onPointerUp: () => void rec.stop(),
+    onPointerCancel: () => void rec.stop(),
     onKeyDown: (e: React.KeyboardEvent) => {
       if ((e.key === " " || e.key === "Enter") && !e.repeat) {
         e.preventDefault();
@@ -103,7 +103,7 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
     onKeyUp: (e: React.KeyboardEvent) => {
       if (e.key === " " || e.key === "Enter") {
         e.preventDefault();
-        rec.stop();
+        void rec.stop();
       }
     },
     onContextMenu: (e: React.MouseEvent) => e.preventDefault(),

@@ -1,34 +1,19 @@
 import { RECORDER_IDLE_HINT_MS } from "@hikaya/contracts";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { MicrophoneError, useRecorder } from "../../lib/recorder.ts";
 
-/** Formats with WebM/Opus first (Chromium, Firefox), then MP4/AAC (Safari). */
-const TYPES = ["audio/webm;codecs=opus", "audio/mp4;codecs=mp4a.40.2", "audio/mp4", "audio/webm", "audio/ogg;codecs=opus"];
-
-export function supportedRecordingType(): string | undefined {
-  if (typeof MediaRecorder === "undefined") return undefined;
-  return TYPES.find((t) => MediaRecorder.isTypeSupported(t));
-}
-
-function releaseStream(stream: { current: MediaStream | null }) {
-  for (const track of stream.current?.getTracks() ?? []) track.stop();
-  stream.current = null;
-}
-
-export type RecorderState = "idle" | "starting" | "recording" | "recorded";
+export type TakeState = "idle" | "starting" | "recording" | "recorded";
 
 /**
- * Press-and-hold recorder (spec section 4): idle, recording (seconds counter), recorded (play, delete
- * to restart, save). `idleHint` turns on after 10 s without recording.
+ * The story recording screen's press-and-hold take (spec section 4) on the app's one recorder: idle,
+ * recording (seconds counter), recorded (play, delete to restart, save). `idleHint` turns on after 10 s
+ * without recording.
  */
-export function useRecorder({ onDenied, onUnsupported }: { onDenied: () => void; onUnsupported: () => void }) {
-  const [state, setState] = useState<RecorderState>("idle");
-  const [seconds, setSeconds] = useState(0);
-  const [take, setTake] = useState<{ blob: Blob; url: string } | null>(null);
+export function useStoryTake({ onDenied, onUnsupported }: { onDenied: () => void; onUnsupported: () => void }) {
+  const recorder = useRecorder();
+  const [take, setTake] = useState<{ blob: Blob; url: string; seconds: number } | null>(null);
   const [idleHint, setIdleHint] = useState(false);
-  const recorder = useRef<MediaRecorder | null>(null);
-  const stream = useRef<MediaStream | null>(null);
-  const stopWanted = useRef(false);
-  const startedAt = useRef(0);
+  const state: TakeState = take ? "recorded" : recorder.state;
 
   useEffect(() => {
     if (state !== "idle") return;
@@ -37,78 +22,32 @@ export function useRecorder({ onDenied, onUnsupported }: { onDenied: () => void;
     return () => clearTimeout(timer);
   }, [state]);
 
-  useEffect(() => {
-    if (state !== "recording") return;
-    const timer = setInterval(() => setSeconds(Math.floor((Date.now() - startedAt.current) / 1000)), 250);
-    return () => clearInterval(timer);
-  }, [state]);
-
-  const stop = useCallback(() => {
-    stopWanted.current = true;
-    const r = recorder.current;
-    if (r && r.state !== "inactive") r.stop();
-  }, []);
-
   const start = useCallback(async () => {
-    if (state !== "idle") return;
-    const type = supportedRecordingType();
-    if (!type || !navigator.mediaDevices?.getUserMedia) {
-      onUnsupported();
-      return;
-    }
-    stopWanted.current = false;
-    setState("starting");
     try {
-      stream.current = await navigator.mediaDevices.getUserMedia({ audio: true });
-    } catch {
-      setState("idle");
-      onDenied();
-      return;
+      await recorder.start();
+    } catch (error) {
+      if (error instanceof MicrophoneError && error.reason === "unsupported") onUnsupported();
+      else onDenied();
     }
-    const r = new MediaRecorder(stream.current, { mimeType: type });
-    const chunks: Blob[] = [];
-    r.ondataavailable = (e) => {
-      if (e.data.size > 0) chunks.push(e.data);
-    };
-    r.onstop = () => {
-      releaseStream(stream);
-      recorder.current = null;
-      // Upload the true container type, without codec parameters (audio/webm, audio/mp4).
-      const blob = new Blob(chunks, { type: (r.mimeType || type).split(";")[0] });
-      if (blob.size === 0) {
-        setState("idle");
-        return;
-      }
-      setTake({ blob, url: URL.createObjectURL(blob) });
-      setSeconds(Math.max(1, Math.round((Date.now() - startedAt.current) / 1000)));
-      setState("recorded");
-    };
-    recorder.current = r;
-    startedAt.current = Date.now();
-    setSeconds(0);
-    r.start(250);
-    setState("recording");
-    // The finger was lifted while the microphone was still opening.
-    if (stopWanted.current) r.stop();
-  }, [state, onDenied, onUnsupported]);
+  }, [recorder.start, onDenied, onUnsupported]);
+
+  const stop = useCallback(async () => {
+    const recording = await recorder.stop();
+    if (recording)
+      setTake({
+        blob: recording.blob,
+        url: URL.createObjectURL(recording.blob),
+        seconds: Math.max(1, Math.round(recording.durationSeconds)),
+      });
+  }, [recorder.stop]);
 
   const reset = useCallback(() => {
     setTake((old) => {
       if (old) URL.revokeObjectURL(old.url);
       return null;
     });
-    setSeconds(0);
-    setState("idle");
   }, []);
 
-  useEffect(
-    () => () => {
-      const r = recorder.current;
-      if (r && r.state !== "inactive") r.stop();
-      releaseStream(stream);
-    },
-    [],
-  );
-
+  const seconds = take ? take.seconds : Math.floor(recorder.elapsed);
   return { state, seconds, take, idleHint, start, stop, reset };
 }
