@@ -7,6 +7,7 @@ import type { MessageBus } from "./infrastructure/bus/bus.ts";
 import type { FileStorage } from "./infrastructure/files/file-storage.ts";
 import type { MessageProvider } from "./infrastructure/sms/sms-provider.ts";
 import type { AccessTokens } from "./modules/auth/access-tokens.ts";
+import type { AccountService } from "./modules/auth/account.service.ts";
 import type { AuthService } from "./modules/auth/auth.service.ts";
 import type { SigningKeys } from "./modules/auth/signing-keys.ts";
 
@@ -25,6 +26,8 @@ export interface AppDeps {
     sessions: { isActive(sessionId: string): Promise<boolean> };
     /** Accounts, sessions, codes, MFA and admin operations behind /auth/v1 and the phone-number API. */
     service: AuthService;
+    /** The spec's phone-number API (/api/sign-up, send-otp, verify-otp, reset and change password, users). */
+    accounts: AccountService;
   };
   /** SMS / WhatsApp (and e-mail to the outbox): the outbox by default, a Twilio-style provider by env. */
   messages: MessageProvider;

@@ -21,5 +21,6 @@ export function createMessageProvider(config: Config["sms"], db: DB, fetchImpl?:
     name: twilio.name,
     send: (message: OutgoingMessage): Promise<SentMessage> =>
       message.channel === "email" ? outbox.send(message) : twilio.send(message),
+    list: (options) => twilio.list(options),
   };
 }

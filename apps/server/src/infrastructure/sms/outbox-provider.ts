@@ -1,5 +1,12 @@
 import type { DB } from "../../db/database.ts";
-import { type MessageProvider, type OutgoingMessage, recordOutboxMessage, type SentMessage } from "./sms-provider.ts";
+import {
+  listOutboxMessages,
+  type MessageProvider,
+  type OutboxRow,
+  type OutgoingMessage,
+  recordOutboxMessage,
+  type SentMessage,
+} from "./sms-provider.ts";
 
 /** The default: every message is stored in `sms_outbox` for admins to read (console, GET /api/admin/sms-outbox). */
 export class OutboxProvider implements MessageProvider {
@@ -8,6 +15,10 @@ export class OutboxProvider implements MessageProvider {
 
   constructor(db: DB) {
     this.#db = db;
+  }
+
+  list(options: { limit: number; recipient?: string }): Promise<OutboxRow[]> {
+    return listOutboxMessages(this.#db, options);
   }
 
   async send(message: OutgoingMessage): Promise<SentMessage> {

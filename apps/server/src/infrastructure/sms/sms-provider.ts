@@ -20,6 +20,8 @@ export interface SentMessage {
 export interface MessageProvider {
   readonly name: string;
   send(message: OutgoingMessage): Promise<SentMessage>;
+  /** What was sent (every provider records each message in the outbox table), newest first. */
+  list(options: { limit: number; recipient?: string }): Promise<OutboxRow[]>;
 }
 
 export class MessageSendError extends Error {}

@@ -1,7 +1,9 @@
 import type { DB } from "../../db/database.ts";
 import {
+  listOutboxMessages,
   type MessageProvider,
   MessageSendError,
+  type OutboxRow,
   type OutgoingMessage,
   recordOutboxMessage,
   type SentMessage,
@@ -29,6 +31,10 @@ export class TwilioProvider implements MessageProvider {
   constructor(db: DB, options: TwilioOptions) {
     this.#db = db;
     this.#options = options;
+  }
+
+  list(options: { limit: number; recipient?: string }): Promise<OutboxRow[]> {
+    return listOutboxMessages(this.#db, options);
   }
 
   async send(message: OutgoingMessage): Promise<SentMessage> {

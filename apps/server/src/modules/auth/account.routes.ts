@@ -16,10 +16,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { unauthorized } from "../../errors.ts";
-import { listOutboxMessages } from "../../infrastructure/sms/index.ts";
 import { sendError, toAppError } from "../../plugins/error-handler.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
-import { AccountService } from "./account.service.ts";
 import type { Caller, RequestMeta } from "./auth.service.ts";
 import { AuthError } from "./auth-errors.ts";
 import { requireAdmin, requireUser } from "./guards.ts";
@@ -38,7 +36,7 @@ const meta = (request: FastifyRequest): RequestMeta => {
 /** The phone-number account API (spec section 7) under /api; errors are the shared `{code, message}`. */
 export async function accountRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const accounts = () => new AccountService(app.deps.auth.service);
+  const accounts = () => app.deps.auth.accounts;
 
   // Auth rules speak Supabase's codes; here they become the shared list's codes.
   app.setErrorHandler((error, request, reply) =>
@@ -47,12 +45,9 @@ export async function accountRoutes(fastify: FastifyInstance) {
 
   async function callerOf(request: FastifyRequest): Promise<Caller> {
     const auth = await requireUser(request);
-    const [user, session] = await Promise.all([
-      app.deps.auth.service.repo.findUserById(auth.userId),
-      app.deps.auth.service.repo.findSession(auth.sessionId),
-    ]);
-    if (!user || !session) throw unauthorized("Please log in.");
-    return { claims: auth.claims, user, session };
+    const caller = await app.deps.auth.service.callerOf(auth);
+    if (!caller) throw unauthorized("Please log in.");
+    return caller;
   }
 
   app.post(
@@ -144,7 +139,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await requireAdmin(request);
-      const messages = await listOutboxMessages(app.deps.db, {
+      const messages = await app.deps.messages.list({
         limit: request.query.limit,
         ...(request.query.recipient ? { recipient: request.query.recipient } : {}),
       });

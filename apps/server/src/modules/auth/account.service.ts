@@ -1,9 +1,11 @@
 import type { AccountUser, CreateAccountUserRequest, Language } from "@hikaya/contracts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
+import type { AuthRepository } from "./auth.repository.ts";
 import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
 import { RESET_TOKEN_TTL_MS } from "./auth.service.ts";
 import { AuthError } from "./auth-errors.ts";
 import { phoneWithCountry, resolveCountry } from "./phone.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
 import { randomToken, verifyPassword } from "./secrets.ts";
 import { authText } from "./texts.ts";
 
@@ -13,9 +15,13 @@ import { authText } from "./texts.ts";
  */
 export class AccountService {
   readonly #auth: AuthService;
+  readonly #repo: AuthRepository;
+  readonly #limiter: RateLimiter;
 
-  constructor(auth: AuthService) {
+  constructor(auth: AuthService, repo: AuthRepository, limiter: RateLimiter) {
     this.#auth = auth;
+    this.#repo = repo;
+    this.#limiter = limiter;
   }
 
   #phone(country: string, phoneNumber: string): { e164: string; dialCode: string; national: string } {
@@ -34,7 +40,7 @@ export class AccountService {
     const session = await this.#auth.signUp({ phone: e164, password: input.password, data: {} }, meta);
     const now = new Date().toISOString();
     const userId = session.user.id;
-    await this.#auth.repo.upsertProfile(
+    await this.#repo.upsertProfile(
       {
         user_id: userId,
         name: null,
@@ -72,9 +78,9 @@ export class AccountService {
   /** Sends a code to a registered phone; an unknown phone gets the same answer (a stable decoy id) and no message. */
   async sendOtp(input: { country: string; phoneNumber: string }, meta: RequestMeta): Promise<{ user: string }> {
     const { e164 } = this.#phone(input.country, input.phoneNumber);
-    await this.#auth.limiter.hit("otpSendPerIp", meta.ip);
-    await this.#auth.limiter.hit("otpSendPerRecipient", e164);
-    const user = await this.#auth.repo.findUserByPhone(e164);
+    await this.#limiter.hit("otpSendPerIp", meta.ip);
+    await this.#limiter.hit("otpSendPerRecipient", e164);
+    const user = await this.#repo.findUserByPhone(e164);
     if (!user) {
       await this.#auth.audit(null, "api_recovery_requested", meta, { known: false });
       return { user: this.#auth.decoyUserId(e164) };
@@ -88,8 +94,8 @@ export class AccountService {
 
   /** A correct code buys a short-lived, single-use reset token. */
   async verifyOtp(input: { otp: string; user: string }, meta: RequestMeta): Promise<{ token: string }> {
-    await this.#auth.limiter.hit("verifyPerIp", meta.ip);
-    await this.#auth.limiter.hit("verifyPerAccount", input.user);
+    await this.#limiter.hit("verifyPerIp", meta.ip);
+    await this.#limiter.hit("verifyPerAccount", input.user);
     try {
       await this.#auth.consumeCode(["api_recovery"], input.user, input.otp);
     } catch (error) {
@@ -109,14 +115,14 @@ export class AccountService {
       throw new AppError("passwords_do_not_match", "Confirm password does not match New password");
     const password = this.#auth.checkPassword(input.password);
     const row = await this.#findResetToken(input.token);
-    const user = row.user_id ? await this.#auth.repo.findUserById(row.user_id) : undefined;
+    const user = row.user_id ? await this.#repo.findUserById(row.user_id) : undefined;
     if (!user) throw new AppError("otp_expired", "This reset link is invalid or has expired");
-    await this.#auth.repo.updateUser(user.id, {
+    await this.#repo.updateUser(user.id, {
       encrypted_password: await this.#auth.hashPassword(password),
       updated_at: new Date().toISOString(),
     });
     // Whoever held the old password is signed out everywhere.
-    await this.#auth.repo.deleteSessionsOf(user.id);
+    await this.#repo.deleteSessionsOf(user.id);
     await this.#auth.audit(user.id, "user_recovery_password_reset", meta);
     return { message: "Password reset successfully" };
   }
@@ -139,11 +145,11 @@ export class AccountService {
       throw new AppError("incorrect_password", "Current password is incorrect");
     }
     const password = this.#auth.checkPassword(input.newPassword);
-    await this.#auth.repo.updateUser(caller.user.id, {
+    await this.#repo.updateUser(caller.user.id, {
       encrypted_password: await this.#auth.hashPassword(password),
       updated_at: new Date().toISOString(),
     });
-    await this.#auth.repo.deleteSessionsOf(caller.user.id, caller.session.id);
+    await this.#repo.deleteSessionsOf(caller.user.id, caller.session.id);
     await this.#auth.audit(caller.user.id, "user_updated_password", meta);
     return { message: "Password change successfully" };
   }
@@ -151,7 +157,7 @@ export class AccountService {
   /** POST /api/users: a person's details, for their own id (admins: anyone's). */
   async upsertUser(caller: { userId: string; isAdmin: boolean }, input: CreateAccountUserRequest): Promise<AccountUser> {
     if (input.id !== caller.userId && !caller.isAdmin) throw forbidden("You can only change your own details");
-    const user = await this.#auth.repo.findUserById(input.id);
+    const user = await this.#repo.findUserById(input.id);
     if (!user) throw notFound("User not found");
     const now = new Date().toISOString();
     const resolved = input.countryCode ? resolveCountry(input.countryCode) : null;
@@ -166,7 +172,7 @@ export class AccountService {
         : {}),
       ...(input.language ? { language: input.language } : {}),
     };
-    await this.#auth.repo.upsertProfile(
+    await this.#repo.upsertProfile(
       {
         user_id: input.id,
         name: null,
@@ -191,7 +197,7 @@ export class AccountService {
   }
 
   async accountUser(userId: string): Promise<AccountUser> {
-    const profile = await this.#auth.repo.findProfile(userId);
+    const profile = await this.#repo.findProfile(userId);
     return {
       id: userId,
       phoneNumber: profile?.phone_number ?? null,

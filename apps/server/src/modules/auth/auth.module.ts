@@ -2,6 +2,7 @@ import type { Config } from "../../config.ts";
 import type { DB } from "../../db/database.ts";
 import type { MessageProvider } from "../../infrastructure/sms/index.ts";
 import { AccessTokens } from "./access-tokens.ts";
+import { AccountService } from "./account.service.ts";
 import { AuthRepository } from "./auth.repository.ts";
 import { AuthService } from "./auth.service.ts";
 import { RateLimiter } from "./rate-limiter.ts";
@@ -10,18 +11,15 @@ import type { SigningKeys } from "./signing-keys.ts";
 /** Wires auth for AppDeps.auth: keys, access tokens, the live-session check guards.ts uses, and the service. */
 export function createAuthDeps(config: Config, db: DB, keys: SigningKeys, messages: MessageProvider) {
   const tokens = new AccessTokens(keys, `${config.publicUrl ?? ""}/auth/v1`, config.auth.jwtExpirySeconds);
-  const service = new AuthService({
-    repo: new AuthRepository(db),
-    tokens,
-    messages,
-    limiter: new RateLimiter(db, config.auth.rateLimitFactor),
-    hmacSecret: keys.hmacSecret,
-    config,
-  });
+  // The repository and the limiter stay inside the module: its two services share them, nothing else sees them.
+  const repo = new AuthRepository(db);
+  const limiter = new RateLimiter(db, config.auth.rateLimitFactor);
+  const service = new AuthService({ repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config });
   return {
     keys,
     tokens,
     sessions: { isActive: (sessionId: string) => service.isSessionActive(sessionId) },
     service,
+    accounts: new AccountService(service, repo, limiter),
   };
 }

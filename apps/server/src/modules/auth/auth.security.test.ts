@@ -280,7 +280,7 @@ describe("audit log", () => {
     const signup = await auth(s, "/signup", { body: { email: address, password: "secret123" } });
     await auth(s, "/token?grant_type=password", { body: { email: address, password: "wrong-one" } });
     await auth(s, "/logout?scope=local", { token: signup.body.access_token });
-    const actions = (await s.app.deps.auth.service.repo.auditOf(signup.body.user.id)).map((r) => r.action);
+    const actions = (await s.app.deps.auth.service.auditOf(signup.body.user.id)).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(["user_signedup", "login", "login_failed", "logout"]));
   });
 });

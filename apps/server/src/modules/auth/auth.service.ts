@@ -85,10 +85,10 @@ export interface AuthServiceDeps {
  * rotating refresh tokens, one-time codes, PKCE, TOTP factors, and the admin operations. Throws AuthError.
  */
 export class AuthService {
-  readonly repo: AuthRepository;
+  private readonly repo: AuthRepository;
   readonly #tokens: AccessTokens;
   readonly #messages: MessageProvider;
-  readonly limiter: RateLimiter;
+  private readonly limiter: RateLimiter;
   readonly #secret: Buffer;
   readonly #config: AuthServiceDeps["config"];
 
@@ -381,6 +381,12 @@ export class AuthService {
     await this.repo.updateSession(session.id, { refreshed_at: now.toISOString(), updated_at: now.toISOString() });
     await this.audit(user.id, "token_refreshed", meta, { session_id: session.id });
     return this.#sessionResponse(user, session, next);
+  }
+
+  /** The signed-in person behind verified claims, or null when the user or the session is gone. */
+  async callerOf(auth: { userId: string; sessionId: string; claims: AccessTokenClaims }): Promise<Caller | null> {
+    const [user, session] = await Promise.all([this.repo.findUserById(auth.userId), this.repo.findSession(auth.sessionId)]);
+    return user && session ? { claims: auth.claims, user, session } : null;
   }
 
   isSessionActive(sessionId: string): Promise<boolean> {
@@ -1034,6 +1040,17 @@ export class AuthService {
     if (patch.banned_until) await this.repo.deleteSessionsOf(id);
     await this.audit(id, "user_modified", meta, { by: "admin", fields: Object.keys(input) });
     return (await this.repo.findUserById(id)) ?? user;
+  }
+
+  /** The auth audit trail of one person (tests and the console read it). */
+  auditOf(userId: string) {
+    return this.repo.auditOf(userId);
+  }
+
+  /** A page of users for GET /admin/users, with the total for its pagination headers. */
+  async adminListUsers(offset: number, limit: number): Promise<{ users: UserRow[]; total: number }> {
+    const [users, total] = await Promise.all([this.repo.listUsers(offset, limit), this.repo.countUsers()]);
+    return { users, total };
   }
 
   async adminDeleteUser(id: string, meta: RequestMeta) {

@@ -316,10 +316,7 @@ export async function gotrueRoutes(app: FastifyInstance) {
     const q = queryOf(request);
     const page = Math.max(1, Number.parseInt(q.page ?? "", 10) || 1);
     const perPage = Math.min(1000, Math.max(1, Number.parseInt(q.per_page ?? "", 10) || 50));
-    const [rows, total] = await Promise.all([
-      service().repo.listUsers((page - 1) * perPage, perPage),
-      service().repo.countUsers(),
-    ]);
+    const { users: rows, total } = await service().adminListUsers((page - 1) * perPage, perPage);
     const lastPage = Math.max(1, Math.ceil(total / perPage));
     const links = [
       ...(page < lastPage ? [`</admin/users?page=${page + 1}&per_page=${perPage}>; rel="next"`] : []),
@@ -334,7 +331,7 @@ export async function gotrueRoutes(app: FastifyInstance) {
   });
   app.get<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
     await requireAdmin(request);
-    const user = await service().repo.findUserById(request.params.id);
+    const user = await service().findUser(request.params.id);
     if (!user) throw authErrors.userNotFound();
     return service().view(user);
   });
