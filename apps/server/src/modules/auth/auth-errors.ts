@@ -99,6 +99,6 @@ export const authErrors = {
       "mfa_challenge_expired",
       "MFA challenge has expired, verify against another challenge or create a new factor",
     ),
-  insufficientAal: () => new AuthError(401, "insufficient_aal", "AAL2 required to unenroll verified factor"),
+  insufficientAal: () => new AuthError(422, "insufficient_aal", "AAL2 required to unenroll verified factor"),
   bannedUser: () => new AuthError(400, "user_banned", "User is banned"),
 };

@@ -102,6 +102,9 @@ export class AuthRepository {
   async deleteFactor(id: string) {
     await this.db.deleteFrom("mfa_factors").where("id", "=", id).execute();
   }
+  async deleteUnverifiedFactorsOf(userId: string) {
+    await this.db.deleteFrom("mfa_factors").where("user_id", "=", userId).where("status", "=", "unverified").execute();
+  }
   async insertChallenge(row: { id: string; factor_id: string; ip: string | null; created_at: string }) {
     await this.db
       .insertInto("mfa_challenges")
@@ -143,6 +146,18 @@ export class AuthRepository {
   }
   async deleteSession(id: string) {
     await this.db.deleteFrom("sessions").where("id", "=", id).execute();
+  }
+  /** Ends the user's sessions that have not passed a second factor. */
+  async deleteAal1SessionsOf(userId: string) {
+    await this.db.deleteFrom("sessions").where("user_id", "=", userId).where("aal", "!=", "aal2").execute();
+  }
+  /** Sessions that reached aal2 with a factor that is gone drop back to aal1. */
+  async downgradeSessionsOfFactor(factorId: string, at: string) {
+    await this.db
+      .updateTable("sessions")
+      .set({ aal: "aal1", factor_id: null, updated_at: at })
+      .where("factor_id", "=", factorId)
+      .execute();
   }
   async deleteSessionsOf(userId: string, exceptSessionId?: string) {
     let q = this.db.deleteFrom("sessions").where("user_id", "=", userId);

@@ -742,6 +742,13 @@ export class AuthService {
   ): Promise<UserRow> {
     const { user } = caller;
     const now = new Date().toISOString();
+    const changesPassword = typeof input.password === "string" && input.password !== "";
+    const changesEmail = typeof input.email === "string" && input.email !== "" && input.email.trim().toLowerCase() !== user.email;
+    if ((changesPassword || changesEmail) && caller.session.aal !== "aal2") {
+      const factors = await this.repo.factorsOf([user.id]);
+      if (factors.some((f) => f.status === "verified"))
+        throw new AuthError(401, "insufficient_aal", "AAL2 session is required to update email or password when MFA is enabled.");
+    }
     if (input.nonce !== undefined && input.nonce !== null && input.nonce !== "") {
       await this.consumeCode(["reauthentication"], user.id, input.nonce);
     }
@@ -815,6 +822,9 @@ export class AuthService {
     }
     const friendlyName = typeof input.friendly_name === "string" && input.friendly_name !== "" ? input.friendly_name : null;
     const factors = await this.repo.factorsOf([caller.user.id]);
+    // Otherwise a stolen password alone could add the thief's factor and reach aal2 with it.
+    if (factors.some((f) => f.status === "verified") && caller.session.aal !== "aal2")
+      throw new AuthError(403, "insufficient_aal", "AAL2 required to enroll a new factor");
     if (friendlyName && factors.some((f) => f.friendly_name === friendlyName))
       throw new AuthError(
         422,
@@ -905,6 +915,9 @@ export class AuthService {
       parent_id: null,
       created_at: now.toISOString(),
     });
+    // As GoTrue: sessions that only passed the password are ended, and factors never verified are dropped.
+    await this.repo.deleteAal1SessionsOf(caller.user.id);
+    await this.repo.deleteUnverifiedFactorsOf(caller.user.id);
     await this.audit(caller.user.id, "mfa_verified", meta, { factor_id: factor.id });
     return this.#sessionResponse(caller.user, session, refreshToken);
   }
@@ -914,6 +927,7 @@ export class AuthService {
     if (!factor) throw authErrors.mfaFactorNotFound();
     if (factor.status === "verified" && caller.session.aal !== "aal2") throw authErrors.insufficientAal();
     await this.repo.deleteFactor(factor.id);
+    await this.repo.downgradeSessionsOfFactor(factor.id, new Date().toISOString());
     await this.audit(caller.user.id, "factor_deleted", meta, { factor_id: factor.id });
     return { id: factor.id };
   }

@@ -419,7 +419,7 @@ describe("MFA (TOTP)", () => {
       nextLevel: "aal2",
     });
     const denied = await other.auth.mfa.unenroll({ factorId: factor.id });
-    expect(denied.error).toMatchObject({ status: 401, code: "insufficient_aal" });
+    expect(denied.error).toMatchObject({ status: 422, code: "insufficient_aal" });
 
     const removed = await sb.auth.mfa.unenroll({ factorId: factor.id });
     expect(removed.error).toBeNull();
