@@ -5,6 +5,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from "./db/databas
 import type { App, AppDeps } from "./deps.ts";
 import { createMessageBus } from "./infrastructure/bus/index.ts";
 import { createFileStorage } from "./infrastructure/files/index.ts";
+import { createSecretStore } from "./infrastructure/secrets/index.ts";
 import { createMessageProvider } from "./infrastructure/sms/index.ts";
 import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
@@ -62,12 +63,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ownsDatabase = !options.database;
   try {
     await migrateToLatest(database);
-    const keys = await loadSigningKeys(config.dataDir);
+    const secrets = createSecretStore(config, database);
+    const keys = await loadSigningKeys(secrets);
+    app.addHook("onClose", async () => keys.close());
     const messages = createMessageProvider(config.sms, database.db);
     const deps: AppDeps = {
       config,
       database,
       db: database.db,
+      secrets,
       storage: createFileStorage(config.storage),
       bus: createMessageBus(config.database),
       auth: createAuthDeps(config, database.db, keys, messages),

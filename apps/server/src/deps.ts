@@ -5,6 +5,7 @@ import type { Config } from "./config.ts";
 import type { DatabaseHandle, DB } from "./db/database.ts";
 import type { MessageBus } from "./infrastructure/bus/bus.ts";
 import type { FileStorage } from "./infrastructure/files/file-storage.ts";
+import type { SecretStore } from "./infrastructure/secrets/secret-store.ts";
 import type { MessageProvider } from "./infrastructure/sms/sms-provider.ts";
 import type { AccessTokens } from "./modules/auth/access-tokens.ts";
 import type { AccountService } from "./modules/auth/account.service.ts";
@@ -16,6 +17,8 @@ export interface AppDeps {
   config: Config;
   database: DatabaseHandle;
   db: DB;
+  /** Secrets shared by every replica (see infrastructure/secrets/secret-store.ts for how to use it). */
+  secrets: SecretStore;
   storage: FileStorage;
   /** Cross-process signals (live chat): in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
   bus: MessageBus;

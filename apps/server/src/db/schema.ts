@@ -302,6 +302,7 @@ export interface Database {
   messages: MessagesTable;
   conversations: ConversationsTable;
   admin_audit_log: AdminAuditLogTable;
+  secrets: SecretsTable;
 }
 
 /** Message Center (migration 0004). `id` orders a conversation and is the live stream's event id. */
@@ -335,4 +336,12 @@ export interface AdminAuditLogTable {
   target_id: string | null;
   details: string;
   created_at: string;
+}
+
+/** Server secrets shared by replicas on PostgreSQL (infrastructure/secrets); JSON text values. */
+export interface SecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -6,6 +6,7 @@ import * as m0003 from "./0003-recordings.ts";
 import * as m0004 from "./0004-messages.ts";
 import * as m0005 from "./0005-admin.ts";
 import * as m0006 from "./0006-accounts.ts";
+import * as m0008 from "./0008-secrets.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0004-messages": m0004,
   "0005-admin": m0005,
   "0006-accounts": m0006,
+  "0008-secrets": m0008,
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createLocalJWKSet, type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { AppError } from "../../errors.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 
@@ -35,7 +35,6 @@ export interface AccessTokenSubject {
 export class AccessTokens {
   readonly #keys: SigningKeys;
   readonly #issuer: string;
-  readonly #jwks: ReturnType<typeof createLocalJWKSet>;
   /** JWT_EXPIRY_SECONDS. */
   readonly ttlSeconds: number;
 
@@ -43,7 +42,19 @@ export class AccessTokens {
     this.#keys = keys;
     this.#issuer = issuer;
     this.ttlSeconds = ttlSeconds;
-    this.#jwks = createLocalJWKSet(keys.jwks);
+  }
+
+  /**
+   * Checks a signature against the published keys. A token signed by a key this process has not loaded yet
+   * (another replica rotated it in) re-reads the keys once and tries again.
+   */
+  async #verifySignature(token: string, options: { audience?: string }) {
+    try {
+      return await jwtVerify(token, this.#keys.jwkSet, { ...options, algorithms: ["ES256"] });
+    } catch (error) {
+      if (!(error instanceof joseErrors.JWKSNoMatchingKey) || !(await this.#keys.refresh())) throw error;
+      return jwtVerify(token, this.#keys.jwkSet, { ...options, algorithms: ["ES256"] });
+    }
   }
 
   async issue(subject: AccessTokenSubject, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
@@ -80,7 +91,7 @@ export class AccessTokens {
       throw new AppError("token_expired", "JWT has expired");
     }
     try {
-      const { payload } = await jwtVerify(token, this.#jwks, { audience: "authenticated", algorithms: ["ES256"] });
+      const { payload } = await this.#verifySignature(token, { audience: "authenticated" });
       if (typeof payload.sub !== "string" || typeof payload.session_id !== "string")
         throw new AppError("unauthorized", "invalid JWT: missing claims");
       const claims = payload as AccessTokenClaims;
@@ -96,7 +107,8 @@ export class AccessTokens {
   /**
    * A signature check costs more than the rest of a typical request, and a client sends the same
    * token for its whole lifetime; a verified token's claims are kept until it expires (bounded, oldest
-   * first out). Revocation is unaffected: the session is still checked on every request.
+   * first out). Revocation is unaffected: the session is still checked on every request. Nothing here
+   * needs invalidating across replicas: a token's claims never change, and its session is read per request.
    */
   readonly #verified = new Map<string, AccessTokenClaims & { exp: number }>();
 
@@ -112,7 +124,7 @@ export class AccessTokens {
   /** Verifies a role key (anon / service_role). Returns its role or null. */
   async verifyRoleKey(token: string): Promise<"anon" | "service_role" | null> {
     try {
-      const { payload } = await jwtVerify(token, this.#jwks, { algorithms: ["ES256"] });
+      const { payload } = await this.#verifySignature(token, {});
       return payload.role === "anon" || payload.role === "service_role" ? payload.role : null;
     } catch {
       return null;

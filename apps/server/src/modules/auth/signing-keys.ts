@@ -1,12 +1,13 @@
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { exportJWK, generateKeyPair, importJWK, type CryptoKey as JoseKey, type JWK, SignJWT } from "jose";
+import { randomBytes, randomUUID } from "node:crypto";
+import { createLocalJWKSet, exportJWK, generateKeyPair, importJWK, type CryptoKey as JoseKey, type JWK, SignJWT } from "jose";
+import type { SecretStore } from "../../infrastructure/secrets/index.ts";
 
 /**
- * The ES256 keys that sign access tokens. Kept in DATA_DIR/keys/signing-keys.json (generated on first
- * start, never in the repo). The first key signs; every key in the file is published in the JWKS, so
- * a rotated-out key keeps verifying its tokens until they expire.
+ * The ES256 keys that sign access tokens, kept in the secret store (DATA_DIR/keys/signing-keys.json on
+ * SQLite, the `secrets` table on PostgreSQL, so every replica signs and verifies with the same keys). The
+ * first key signs; every stored key is published in the JWKS, so a rotated-out key keeps verifying its
+ * tokens until they expire. The HMAC secret for one-time codes and signed links is a separate random secret:
+ * rotating the signing key does not void outstanding codes and links.
  */
 export interface SigningKey {
   kid: string;
@@ -15,15 +16,24 @@ export interface SigningKey {
 }
 
 export interface SigningKeys {
-  current: SigningKey;
-  all: SigningKey[];
-  jwks: { keys: JWK[] };
+  readonly current: SigningKey;
+  readonly all: SigningKey[];
+  readonly jwks: { keys: JWK[] };
+  /** The JWKS as jose's verification key lookup. */
+  readonly jwkSet: ReturnType<typeof createLocalJWKSet>;
   /** The long-lived anonymous-role key the browser's auth client sends as `apikey`. */
-  anonKey: string;
+  readonly anonKey: string;
   /** The service-role key for server-to-server admin calls. */
-  serviceRoleKey: string;
-  /** A server secret derived from the newest private key: the HMAC key for stored one-time codes. */
-  hmacSecret: Buffer;
+  readonly serviceRoleKey: string;
+  /** The HMAC key for stored one-time codes and signed links (its own random secret). */
+  readonly hmacSecret: Buffer;
+  /**
+   * Re-reads the keys from the store (after `npm run keys:rotate`, or a token signed by a key this process
+   * has not seen yet). Resolves true when they changed. Without `force`, at most one read per few seconds.
+   */
+  refresh(force?: boolean): Promise<boolean>;
+  /** Stops the periodic refresh. */
+  close(): void;
 }
 
 interface StoredKey {
@@ -32,47 +42,102 @@ interface StoredKey {
   createdAt: string;
 }
 
+interface Snapshot {
+  fingerprint: string;
+  current: SigningKey;
+  all: SigningKey[];
+  jwks: { keys: JWK[] };
+  jwkSet: ReturnType<typeof createLocalJWKSet>;
+  anonKey: string;
+  serviceRoleKey: string;
+}
+
 const ALG = "ES256";
 export const JWT_ISSUER_PATH = "/auth/v1";
+export const SIGNING_KEYS_SECRET = "signing-keys";
+export const HMAC_SECRET = "hmac-secret";
+/** Keys kept published after a rotation: the signing one plus this many previous ones. */
+const KEEP_PREVIOUS = 2;
+/**
+ * Every replica re-reads the keys this often, so one rotated by `npm run keys:rotate` signs everywhere
+ * within a minute without a restart. A token signed by an unknown key triggers an earlier re-read.
+ */
+const REFRESH_MS = 60_000;
+/** Tokens naming unknown keys (forged ones too) cause at most one store read per this interval. */
+const MIN_REFRESH_GAP_MS = 5_000;
 
-export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
-  const dir = join(dataDir, "keys");
-  const file = join(dir, "signing-keys.json");
-  let stored: StoredKey[];
-  try {
-    stored = JSON.parse(await readFile(file, "utf8")) as StoredKey[];
-    if (!Array.isArray(stored) || stored.length === 0) throw new Error("empty key file");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new Error(`Cannot read ${file}: ${String(error)}`);
-    stored = [await newStoredKey()];
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const temp = `${file}.${randomUUID()}.tmp`;
-    await writeFile(temp, JSON.stringify(stored, null, 2), { mode: 0o600, flag: "wx" });
-    await rename(temp, file);
-  }
-  const all = await Promise.all(stored.map(toSigningKey));
-  const current = all[0] as SigningKey;
+export async function loadSigningKeys(secrets: SecretStore, options: { refreshMs?: number } = {}): Promise<SigningKeys> {
+  const stored = await secrets.getOrCreate<StoredKey[]>(SIGNING_KEYS_SECRET, async () => [await newStoredKey()]);
+  const hmac = await secrets.getOrCreate<string>(HMAC_SECRET, () => randomBytes(32).toString("base64url"));
+  let snapshot = await toSnapshot(stored);
+  let refreshing: Promise<boolean> | undefined;
+  let lastRead = 0;
+  const refresh = (force = false) => {
+    if (!force && Date.now() - lastRead < MIN_REFRESH_GAP_MS) return Promise.resolve(false);
+    refreshing ??= (async () => {
+      try {
+        lastRead = Date.now();
+        const latest = await secrets.get<StoredKey[]>(SIGNING_KEYS_SECRET);
+        if (!latest || !Array.isArray(latest) || latest.length === 0) return false;
+        if (fingerprintOf(latest) === snapshot.fingerprint) return false;
+        snapshot = await toSnapshot(latest);
+        return true;
+      } finally {
+        refreshing = undefined;
+      }
+    })();
+    return refreshing;
+  };
+  const timer = setInterval(() => void refresh(true).catch(() => undefined), options.refreshMs ?? REFRESH_MS);
+  timer.unref();
   return {
-    current,
-    all,
-    jwks: { keys: all.map((k) => k.publicJwk) },
-    anonKey: await signRoleKey(current, "anon"),
-    serviceRoleKey: await signRoleKey(current, "service_role"),
-    hmacSecret: createHash("sha256")
-      .update(`hikaya-hmac:${(stored[0] as StoredKey).privateJwk.d}`)
-      .digest(),
+    get current() {
+      return snapshot.current;
+    },
+    get all() {
+      return snapshot.all;
+    },
+    get jwks() {
+      return snapshot.jwks;
+    },
+    get jwkSet() {
+      return snapshot.jwkSet;
+    },
+    get anonKey() {
+      return snapshot.anonKey;
+    },
+    get serviceRoleKey() {
+      return snapshot.serviceRoleKey;
+    },
+    hmacSecret: Buffer.from(hmac, "base64url"),
+    refresh,
+    close: () => clearInterval(timer),
   };
 }
 
-/** Puts a fresh key first (it signs from now on) and keeps the old ones published. */
-export async function rotateSigningKeys(dataDir: string, keep = 2): Promise<void> {
-  const file = join(dataDir, "keys", "signing-keys.json");
-  const stored = JSON.parse(await readFile(file, "utf8")) as StoredKey[];
-  const next = [await newStoredKey(), ...stored].slice(0, keep + 1);
-  const temp = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temp, JSON.stringify(next, null, 2), { mode: 0o600, flag: "wx" });
-  await rename(temp, file);
+/** Puts a fresh key first (it signs from now on) and keeps the previous ones published. Returns the new kid. */
+export async function rotateSigningKeys(secrets: SecretStore, keep = KEEP_PREVIOUS): Promise<string> {
+  const fresh = await newStoredKey();
+  await secrets.update<StoredKey[]>(SIGNING_KEYS_SECRET, (stored) => [fresh, ...(stored ?? [])].slice(0, keep + 1));
+  return fresh.kid;
 }
+
+async function toSnapshot(stored: StoredKey[]): Promise<Snapshot> {
+  const all = await Promise.all(stored.map(toSigningKey));
+  const current = all[0] as SigningKey;
+  const jwks = { keys: all.map((k) => k.publicJwk) };
+  return {
+    fingerprint: fingerprintOf(stored),
+    current,
+    all,
+    jwks,
+    jwkSet: createLocalJWKSet(jwks),
+    anonKey: await signRoleKey(current, "anon"),
+    serviceRoleKey: await signRoleKey(current, "service_role"),
+  };
+}
+
+const fingerprintOf = (stored: StoredKey[]) => stored.map((k) => k.kid).join(",");
 
 async function newStoredKey(): Promise<StoredKey> {
   const { privateKey } = await generateKeyPair(ALG, { extractable: true });
@@ -90,7 +155,8 @@ async function toSigningKey(stored: StoredKey): Promise<SigningKey> {
 }
 
 async function signRoleKey(key: SigningKey, role: "anon" | "service_role"): Promise<string> {
-  // Role keys are identities of a client, not of a person: long-lived, like Supabase's.
+  // Role keys are identities of a client, not of a person: long-lived, like Supabase's. Each replica signs
+  // its own copy (ECDSA signatures differ), and each accepts any copy by verifying it against the JWKS.
   return new SignJWT({ role })
     .setProtectedHeader({ alg: ALG, kid: key.kid, typ: "JWT" })
     .setIssuer("hikaya")

@@ -1,0 +1,117 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../deps.ts";
+import { createReplica, createTestApp, type TestApp } from "../../test/test-app.ts";
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL("../../cli/keys.ts", import.meta.url));
+
+const subject = {
+  email: "keys@example.com",
+  phone: null,
+  appMetadata: {},
+  userMetadata: {},
+  isAnonymous: false,
+  sessionId: "00000000-0000-4000-8000-000000000001",
+  userId: "00000000-0000-4000-8000-000000000002",
+  aal: "aal1" as const,
+  amr: [],
+};
+
+const kidOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString()).kid as string;
+
+/** The keys CLI against the test app's own configuration, as an operator runs it next to the server. */
+async function keysCli(t: TestApp, command: string) {
+  const env = { ...process.env, DATA_DIR: t.config.dataDir, LOG_LEVEL: "silent" } as NodeJS.ProcessEnv;
+  if (t.config.database.kind === "postgres") env.DATABASE_URL = t.config.database.url;
+  else env.DATABASE_URL = `sqlite:${t.config.database.file}`;
+  return run(process.execPath, [CLI, command], { env });
+}
+
+describe("signing keys shared by replicas, rotation and the service-role key", () => {
+  let t: TestApp;
+  let other: App;
+  beforeAll(async () => {
+    t = await createTestApp();
+    other = await createReplica(t.config);
+  });
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+
+  it("a second replica on the same database signs and verifies with the same keys, no file copied", async () => {
+    const a = t.app.deps.auth;
+    const b = other.deps.auth;
+    expect(b.keys.current.kid).toBe(a.keys.current.kid);
+    expect(b.keys.jwks).toEqual(a.keys.jwks);
+    expect(b.keys.hmacSecret.equals(a.keys.hmacSecret)).toBe(true);
+    const { token } = await a.tokens.issue(subject);
+    await expect(b.tokens.verify(token)).resolves.toMatchObject({ sub: subject.userId });
+    // Each replica's own copy of the service-role key is accepted by the other.
+    expect(await b.tokens.verifyRoleKey(a.keys.serviceRoleKey)).toBe("service_role");
+  });
+
+  it("keys:rotate: new tokens use the new key, tokens of the previous key stay valid, both in the JWKS", async () => {
+    const a = t.app.deps.auth;
+    const b = other.deps.auth;
+    const oldKid = a.keys.current.kid;
+    const hmacBefore = Buffer.from(a.keys.hmacSecret);
+    const { token: before } = await a.tokens.issue(subject);
+
+    const { stdout } = await keysCli(t, "rotate");
+    const newKid = /New signing key ([0-9a-f-]{36})/.exec(stdout)?.[1];
+    expect(newKid).toBeDefined();
+    expect(newKid).not.toBe(oldKid);
+
+    // Replica A reads the store again (every minute on its own); B has not, and learns the key from a token.
+    expect(await a.keys.refresh(true)).toBe(true);
+    const { token: after } = await a.tokens.issue(subject);
+    expect(kidOf(after)).toBe(newKid);
+    expect(b.keys.current.kid).toBe(oldKid);
+    await expect(b.tokens.verify(after)).resolves.toMatchObject({ sub: subject.userId });
+    expect(b.keys.current.kid).toBe(newKid);
+    await expect(b.tokens.verify(before)).resolves.toMatchObject({ sub: subject.userId });
+    await expect(a.tokens.verify(before)).resolves.toMatchObject({ sub: subject.userId });
+
+    const jwks = (await t.app.inject({ url: "/auth/v1/.well-known/jwks.json" })).json() as { keys: { kid: string }[] };
+    expect(jwks.keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
+    // The one-time-code secret is its own: rotating the signing key leaves codes and links valid.
+    expect(a.keys.hmacSecret.equals(hmacBefore)).toBe(true);
+  });
+
+  it("a token naming a key that is in no store is refused, and costs at most one store read per few seconds", async () => {
+    const b = other.deps.auth;
+    const { token } = await b.tokens.issue(subject);
+    const [header, payload, signature] = token.split(".") as [string, string, string];
+    const forgedHeader = Buffer.from(JSON.stringify({ alg: "ES256", kid: "not-a-key", typ: "JWT" })).toString("base64url");
+    await expect(b.tokens.verify(`${forgedHeader}.${payload}.${signature}`)).rejects.toMatchObject({ code: "unauthorized" });
+    expect(await b.keys.refresh()).toBe(false);
+    expect(header).not.toBe(forgedHeader);
+  });
+
+  it("keys:service-role prints a key the server accepts for admin calls", async () => {
+    const { stdout } = await keysCli(t, "service-role");
+    const key = stdout.trim();
+    expect(key.split(".")).toHaveLength(3);
+    const res = await t.app.inject({
+      url: "/auth/v1/admin/users",
+      headers: { apikey: key, authorization: `Bearer ${key}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const anon = t.app.deps.auth.keys.anonKey;
+    const refused = await t.app.inject({
+      url: "/auth/v1/admin/users",
+      headers: { apikey: anon, authorization: `Bearer ${anon}` },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it("the keys command explains its usage instead of guessing", async () => {
+    await expect(keysCli(t, "spin")).rejects.toMatchObject({
+      stderr: expect.stringContaining("Usage: keys.ts rotate | service-role"),
+    });
+  });
+});
