@@ -18,6 +18,7 @@ import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { messageRoutes } from "./modules/messages/messages.routes.ts";
 import { programApi } from "./modules/program/program-api.ts";
+import { reminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { storageRoutes } from "./modules/storage/storage.routes.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storageRoutes, { prefix: "/storage/v1" });
   await app.register(messageRoutes, { prefix: "/api" });
   await app.register(adminRoutes, { prefix: "/api/admin" });
+  await app.register(reminderRoutes, { prefix: "/api" });
   await app.register(webRoutes);
   return app;
 }

@@ -52,6 +52,8 @@ const envSchema = z
     // A session not refreshed for this many days ends (0: sessions end only at log-out). Like Supabase's
     // sessions.inactivity_timeout; a family that opens the app once a month stays signed in.
     SESSION_INACTIVITY_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+    // How often each replica looks for due story reminders (0: only when an operator runs them).
+    REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === "s3" && !env.S3_BUCKET)
@@ -87,6 +89,8 @@ export interface Config {
     /** A session unused for longer ends; 0 means only log-out ends it. */
     sessionInactivityDays: number;
   };
+  /** Seconds between two looks for due story reminders on each replica; 0 turns the timer off. */
+  reminderIntervalSeconds: number;
   storage:
     | { driver: "local"; root: string }
     | {
@@ -144,6 +148,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       jwtExpirySeconds: env.JWT_EXPIRY_SECONDS,
       sessionInactivityDays: env.SESSION_INACTIVITY_DAYS,
     },
+    reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
     storage:
       env.STORAGE_DRIVER === "s3"
         ? {

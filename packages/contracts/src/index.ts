@@ -8,4 +8,5 @@ export * from "./envelope.ts";
 export * from "./errors.ts";
 export * from "./messages.ts";
 export * from "./program.ts";
+export * from "./reminders.ts";
 export * from "./settings.ts";

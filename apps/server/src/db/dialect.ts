@@ -52,3 +52,11 @@ export async function lockMessageSequence(trx: Kysely<any>, dialect: DialectName
 export async function ping(db: Kysely<any>): Promise<void> {
   await sql`select 1`.execute(db);
 }
+
+/**
+ * Whether claims may use `FOR UPDATE SKIP LOCKED` (PostgreSQL: replicas claim different rows at once).
+ * SQLite has one writer, so a claim inside a transaction is already exclusive.
+ */
+export function supportsSkipLocked(dialect: DialectName): boolean {
+  return dialect === "postgres";
+}

@@ -38,6 +38,8 @@ export interface ProfilesTable {
   whatsapp_opt_in_at: string | null;
   /** "en" | "ar": the language SMS and WhatsApp texts are written in. */
   language: string | null;
+  /** How reminders were last turned off ("link", "reply", "profile"); null while they are on. */
+  reminders_stopped_via: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -302,6 +304,10 @@ export interface Database {
   messages: MessagesTable;
   conversations: ConversationsTable;
   admin_audit_log: AdminAuditLogTable;
+  reminder_settings: ReminderSettingsTable;
+  reminder_jobs: ReminderJobsTable;
+  reminder_stop_uses: ReminderStopUsesTable;
+  push_subscriptions: PushSubscriptionsTable;
   secrets: SecretsTable;
 }
 
@@ -344,4 +350,52 @@ export interface SecretsTable {
   value: string;
   created_at: string;
   updated_at: string;
+}
+
+/** Story reminders and Web Push (migration 0011). */
+export interface ReminderSettingsTable {
+  id: number;
+  enabled: number;
+  first_after_hours: number;
+  repeat_after_hours: number;
+  max_per_story: number;
+  window_start: string;
+  window_end: string;
+  template_en: string;
+  template_ar: string;
+  updated_at: string | null;
+}
+
+export interface ReminderJobsTable {
+  id: string;
+  idempotency_key: string;
+  user_id: string;
+  story_id: string;
+  sequence: number;
+  status: string;
+  channel: string | null;
+  attempts: number;
+  due_at: string;
+  next_try_at: string;
+  claimed_by: string | null;
+  claimed_at: string | null;
+  sent_at: string | null;
+  outbox_id: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReminderStopUsesTable {
+  token_id: string;
+  user_id: string;
+  used_at: string;
+}
+
+export interface PushSubscriptionsTable {
+  endpoint: string;
+  user_id: string;
+  p256dh: string;
+  auth: string;
+  created_at: string;
 }

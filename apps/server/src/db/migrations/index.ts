@@ -7,6 +7,7 @@ import * as m0004 from "./0004-messages.ts";
 import * as m0005 from "./0005-admin.ts";
 import * as m0006 from "./0006-accounts.ts";
 import * as m0008 from "./0008-secrets.ts";
+import * as m0011 from "./0011-reminders.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -24,4 +25,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0005-admin": m0005,
   "0006-accounts": m0006,
   "0008-secrets": m0008,
+  "0011-reminders": m0011,
 };

@@ -1,0 +1,265 @@
+import {
+  pushKeySchema,
+  pushSubscriptionInputSchema,
+  pushUnsubscribeSchema,
+  reminderPreviewRequestSchema,
+  reminderPreviewSchema,
+  reminderQueuePageSchema,
+  reminderQueueQuerySchema,
+  reminderRunResultSchema,
+  reminderSettingsInputSchema,
+  reminderSettingsSchema,
+} from "@hikaya/contracts";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError } from "../../errors.ts";
+import { errorResponses } from "../../plugins/http-schemas.ts";
+import { actorOf, audit } from "../admin/audit.service.ts";
+import { requireAdmin, requireUser } from "../auth/guards.ts";
+import { languageFromHeader } from "../auth/texts.ts";
+import { subscribe, unsubscribe, vapidKeys } from "./push.service.ts";
+import { listQueue } from "./queue.service.ts";
+import { publicUrlOf, ReminderScheduler } from "./scheduler.ts";
+import { getSettings, previewTemplate, saveSettings } from "./settings.service.ts";
+import { checkStopToken, handleInbound, twilioSignatureOk, useStopLink } from "./stop.service.ts";
+import { type StopPageState, stopPage } from "./stop-page.ts";
+
+const ok = z.object({ ok: z.literal(true) });
+const tokenQuery = z.object({ token: z.string().max(2000).optional() });
+
+/**
+ * Story reminders (operators' settings, queue and "send now"; the stop link; the provider's inbound
+ * webhook) and Web Push subscriptions. Registered under /api. Each replica runs the scheduler on a timer
+ * (REMINDER_INTERVAL_SECONDS); jobs are claimed in the database, so a reminder is sent once.
+ */
+export async function reminderRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const scheduler = new ReminderScheduler(app.deps);
+  const seconds = app.deps.config.reminderIntervalSeconds;
+  if (seconds > 0) {
+    let running: Promise<unknown> | null = null;
+    const timer = setInterval(() => {
+      running ??= scheduler
+        .runDue()
+        .catch((error) => app.log.error({ err: error }, "reminders: run failed"))
+        .finally(() => {
+          running = null;
+        });
+    }, seconds * 1000);
+    timer.unref();
+    app.addHook("onClose", async () => {
+      clearInterval(timer);
+      await running;
+    });
+  }
+
+  // Twilio posts form-encoded webhooks, and the stop page's form posts the same way.
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+  );
+
+  await app.register(adminReminderRoutes, { prefix: "/admin/reminders" });
+
+  // ── The stop link (no sign-in) ──────────────────────────────────────────────────────────────────
+  const sendPage = (reply: FastifyReply, status: number, language: "en" | "ar", state: StopPageState, token?: string) =>
+    reply
+      .code(status)
+      .header("content-type", "text/html; charset=utf-8")
+      .header("cache-control", "no-store")
+      .header("referrer-policy", "no-referrer")
+      .send(stopPage(language, state, token));
+
+  app.get(
+    "/reminders/stop",
+    {
+      schema: {
+        tags: ["reminders"],
+        summary: "The stop link's page: asks before turning reminders off",
+        querystring: tokenQuery,
+      },
+    },
+    async (request, reply) => {
+      const fallback = languageFromHeader(request.headers["accept-language"]) ?? "ar";
+      const token = request.query.token ?? "";
+      try {
+        const claims = checkStopToken(app.deps, token);
+        return sendPage(reply, 200, claims.language, "ask", token);
+      } catch {
+        return sendPage(reply, 400, fallback, "invalid");
+      }
+    },
+  );
+
+  app.post(
+    "/reminders/stop",
+    {
+      schema: {
+        tags: ["reminders"],
+        summary: "Use a stop link: reminders off (once per link; JSON or the page's form)",
+        body: z.object({ token: z.string().max(2000) }),
+      },
+    },
+    async (request, reply) => {
+      const wantsJson = String(request.headers["content-type"] ?? "").includes("json");
+      if (wantsJson) {
+        await useStopLink(app.deps, request.body.token);
+        return { ok: true };
+      }
+      const fallback = languageFromHeader(request.headers["accept-language"]) ?? "ar";
+      try {
+        const claims = await useStopLink(app.deps, request.body.token);
+        return sendPage(reply, 200, claims.language, "done");
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        const claims = error.code === "conflict" ? checkStopToken(app.deps, request.body.token) : null;
+        return sendPage(reply, error.status, claims?.language ?? fallback, error.code === "conflict" ? "used" : "invalid");
+      }
+    },
+  );
+
+  // ── The provider's inbound webhook ("STOP") ─────────────────────────────────────────────────────
+  app.post(
+    "/reminders/inbound/twilio",
+    {
+      schema: {
+        tags: ["reminders"],
+        summary: "Inbound SMS/WhatsApp (Twilio-style): STOP turns the sender's reminders off",
+        body: z.record(z.string(), z.string()),
+      },
+    },
+    async (request, reply) => {
+      const sms = app.deps.config.sms;
+      if (sms.provider === "twilio") {
+        const signature = request.headers["x-twilio-signature"];
+        const url = `${publicUrlOf(app.deps.config)}${request.url}`;
+        if (typeof signature !== "string" || !twilioSignatureOk(sms.authToken, url, request.body, signature))
+          throw new AppError("forbidden", "The webhook signature does not match");
+      }
+      const from = request.body.From ?? "";
+      const stopped = from ? await handleInbound(app.deps, from, request.body.Body ?? "") : false;
+      request.log.info({ stopped }, "reminders: inbound message");
+      return reply.header("content-type", "text/xml").send('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    },
+  );
+
+  // ── Web Push subscriptions (the signed-in person's browsers) ────────────────────────────────────
+  app.get(
+    "/push/key",
+    { schema: { tags: ["push"], summary: "The VAPID public key browsers subscribe with", response: { 200: pushKeySchema } } },
+    async () => ({ publicKey: (await vapidKeys(app.deps)).publicKey }),
+  );
+
+  app.post(
+    "/push/subscription",
+    {
+      schema: {
+        tags: ["push"],
+        summary: "Save this browser's push subscription (replies from the facilitators arrive as notifications)",
+        body: pushSubscriptionInputSchema,
+        response: { 200: ok, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      await subscribe(app.deps, auth.userId, request.body);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/push/unsubscribe",
+    {
+      schema: {
+        tags: ["push"],
+        summary: "Forget one browser's subscription, or (no endpoint) every one of the caller's",
+        body: pushUnsubscribeSchema.optional(),
+        response: { 200: ok, ...errorResponses(400, 401) },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      await unsubscribe(app.deps, auth.userId, request.body?.endpoint);
+      return { ok: true as const };
+    },
+  );
+
+  async function adminReminderRoutes(scope: FastifyInstance) {
+    const admin = scope.withTypeProvider<ZodTypeProvider>();
+    admin.addHook("onRequest", async (request, reply) => {
+      await requireAdmin(request);
+      reply.header("cache-control", "private, no-store");
+    });
+    const tags = ["admin", "reminders"];
+
+    admin.get(
+      "/settings",
+      {
+        schema: {
+          tags,
+          summary: "Reminder rules and templates",
+          response: { 200: reminderSettingsSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async () => getSettings(app.deps.db),
+    );
+
+    admin.put(
+      "/settings",
+      {
+        schema: {
+          tags,
+          summary: "Change the reminder rules and templates (audited); an unknown placeholder is refused",
+          body: reminderSettingsInputSchema,
+          response: { 200: reminderSettingsSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => saveSettings(app.deps.db, actorOf(await requireAdmin(request)), request.body),
+    );
+
+    admin.post(
+      "/preview",
+      {
+        schema: {
+          tags,
+          summary: "A template filled with sample values",
+          body: reminderPreviewRequestSchema,
+          response: { 200: reminderPreviewSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => ({
+        text: await previewTemplate(app.deps.db, publicUrlOf(app.deps.config), request.body.language, request.body.template),
+      }),
+    );
+
+    admin.post(
+      "/run",
+      {
+        schema: {
+          tags,
+          summary: "Send the reminders due now (audited)",
+          response: { 200: reminderRunResultSchema, ...errorResponses(401, 403) },
+        },
+      },
+      async (request) => {
+        const actor = actorOf(await requireAdmin(request));
+        const result = await scheduler.runDue();
+        await audit(app.deps.db, actor, "reminders.run", { type: "reminders" }, result);
+        return result;
+      },
+    );
+
+    admin.get(
+      "/queue",
+      {
+        schema: {
+          tags,
+          summary: "Reminder jobs, newest first, by status, with paging",
+          querystring: reminderQueueQuerySchema,
+          response: { 200: reminderQueuePageSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => listQueue(app.deps.db, request.query),
+    );
+  }
+}

@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { App } from "../../deps.ts";
+import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import { addPerson, hours, seedStories, sentReminders, testClock, watch } from "./reminders.test-helpers.ts";
+import { ReminderScheduler, STALE_CLAIM_MS } from "./scheduler.ts";
+import { DEFAULT_SETTINGS, saveSettings } from "./settings.service.ts";
+import { readStopToken } from "./stop-links.ts";
+
+let t: TestApp;
+let app: App;
+let stories: Awaited<ReturnType<typeof seedStories>>;
+const admin = { id: "test-admin", email: null };
+const story = (index: number) => {
+  const found = stories[index];
+  if (!found) throw new Error(`no story ${index}`);
+  return found;
+};
+
+beforeAll(async () => {
+  t = await createTestApp({ REMINDER_INTERVAL_SECONDS: "0", PUBLIC_URL: "https://hikaya.test" });
+  app = t.app;
+  stories = await seedStories(app, 3);
+});
+afterAll(async () => t?.close());
+beforeEach(async () => {
+  // Each test's people are its own: earlier ones stop being candidates.
+  await app.deps.db.updateTable("profiles").set({ agree_to_reminder: 0 }).execute();
+  await saveSettings(app.deps.db, admin, { ...DEFAULT_SETTINGS });
+});
+
+// 08:00 UTC is 11:00 in Amman (UTC+3): inside the default 09:00–20:00 window.
+const T0 = new Date("2030-01-07T08:00:00.000Z");
+
+async function jobsOf(userId: string) {
+  return app.deps.db.selectFrom("reminder_jobs").selectAll().where("user_id", "=", userId).orderBy("sequence").execute();
+}
+
+describe("story reminders over time", () => {
+  it("sends the first after 3 days and again after 7, at most maxPerStory, in the person's language and channel", async () => {
+    const clock = testClock(T0);
+    const s = new ReminderScheduler(app.deps, clock.now);
+    const person = await addPerson(app, { joinedAt: hours(T0, -24), language: "ar", whatsapp: true, name: "ليلى" });
+    await watch(app, person.id, story(0), T0); // story 2 unlocks at T0
+
+    clock.set(hours(T0, 71));
+    expect((await s.runDue()).sent).toBe(0);
+    clock.set(hours(T0, 72));
+    expect(await s.runDue()).toMatchObject({ sent: 1 });
+    expect(await s.runDue()).toEqual({ sent: 0, skipped: 0, failed: 0 });
+
+    let sent = await sentReminders(app, person.phone);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.channel).toBe("whatsapp");
+    expect(sent[0]?.body).toContain("مرحبًا ليلى");
+    expect(sent[0]?.body).toContain("القصة 2");
+    expect(sent[0]?.body).toContain(`https://hikaya.test/story/${stories[1]?.id}`);
+    const token = /\/api\/reminders\/stop\?token=([\w.-]+)/.exec(sent[0]?.body ?? "")?.[1] ?? "";
+    expect(readStopToken(app.deps.auth.keys.hmacSecret, token)).toMatchObject({ userId: person.id, language: "ar" });
+
+    clock.set(hours(T0, 72 + 167));
+    expect((await s.runDue()).sent).toBe(0);
+    clock.set(hours(T0, 72 + 168));
+    expect((await s.runDue()).sent).toBe(1);
+    clock.set(hours(T0, 72 + 168 * 3));
+    expect((await s.runDue()).sent).toBe(0); // maxPerStory = 2
+    sent = await sentReminders(app, person.phone);
+    expect(sent).toHaveLength(2);
+    expect((await jobsOf(person.id)).map((j) => [j.sequence, j.status])).toEqual([
+      [1, "sent"],
+      [2, "sent"],
+    ]);
+  });
+
+  it("uses SMS and English for a person who did not opt in to WhatsApp", async () => {
+    const clock = testClock(hours(T0, 72));
+    const person = await addPerson(app, { joinedAt: T0, language: "en", whatsapp: false, name: null });
+    await new ReminderScheduler(app.deps, clock.now).runDue();
+    const [message] = await sentReminders(app, person.phone);
+    expect(message?.channel).toBe("sms");
+    expect(message?.body).toMatch(/^Hello there, your next Hikaya story “Story 1” is waiting/);
+  });
+
+  it("waits for the daytime window in the person's time zone", async () => {
+    // Due at 20:30 UTC = 23:30 in Amman: outside 09:00–20:00 until 06:00 UTC the next day.
+    const due = new Date("2030-02-04T20:30:00.000Z");
+    const clock = testClock(due);
+    const s = new ReminderScheduler(app.deps, clock.now);
+    const person = await addPerson(app, { joinedAt: hours(due, -72) });
+    expect(await s.runDue()).toMatchObject({ sent: 0, skipped: 1 });
+    const [job] = await jobsOf(person.id);
+    expect(job).toMatchObject({ status: "due", next_try_at: "2030-02-05T06:00:00.000Z" });
+    clock.set(new Date("2030-02-05T05:59:00.000Z"));
+    expect((await s.runDue()).sent).toBe(0);
+    clock.set(new Date("2030-02-05T06:00:00.000Z"));
+    expect((await s.runDue()).sent).toBe(1);
+    expect(await sentReminders(app, person.phone)).toHaveLength(1);
+  });
+
+  it("never sends a person more than one reminder a day", async () => {
+    await saveSettings(app.deps.db, admin, { ...DEFAULT_SETTINGS, firstAfterHours: 0 });
+    const start = new Date("2030-03-04T08:00:00.000Z");
+    const clock = testClock(start);
+    const s = new ReminderScheduler(app.deps, clock.now);
+    const person = await addPerson(app, { joinedAt: start });
+    expect((await s.runDue()).sent).toBe(1); // story 1, unlocked at sign-up
+    await watch(app, person.id, story(0), hours(start, 1)); // story 2 unlocks: due at once (0 hours)
+    clock.set(hours(start, 2));
+    expect(await s.runDue()).toMatchObject({ sent: 0, skipped: 1 });
+    clock.set(hours(start, 24));
+    expect((await s.runDue()).sent).toBe(1);
+    const sent = await sentReminders(app, person.phone);
+    expect(sent.map((m) => m.body.includes("Story 2"))).toEqual([false, true]);
+  });
+
+  it("sends nothing to a person who said no, who deleted their account, or who finished every story", async () => {
+    const clock = testClock(hours(T0, 24 * 30));
+    const no = await addPerson(app, { joinedAt: T0, agree: false });
+    const deleted = await addPerson(app, { joinedAt: T0 });
+    await app.deps.db.updateTable("users").set({ deleted_at: T0.toISOString() }).where("id", "=", deleted.id).execute();
+    const finished = await addPerson(app, { joinedAt: T0 });
+    for (const story of stories) await watch(app, finished.id, story, T0);
+    await new ReminderScheduler(app.deps, clock.now).runDue();
+    for (const p of [no, deleted, finished]) {
+      expect(await sentReminders(app, p.phone)).toHaveLength(0);
+      expect(await jobsOf(p.id)).toHaveLength(0);
+    }
+  });
+
+  it("stops a planned reminder when the person says no before it goes, and skips it once the story is watched", async () => {
+    const clock = testClock(new Date("2030-04-01T20:30:00.000Z")); // night in Amman: planned, not sent
+    const s = new ReminderScheduler(app.deps, clock.now);
+    const optsOut = await addPerson(app, { joinedAt: hours(clock.now(), -72) });
+    const watches = await addPerson(app, { joinedAt: hours(clock.now(), -72) });
+    await s.runDue();
+    await app.deps.db.updateTable("profiles").set({ agree_to_reminder: 0 }).where("user_id", "=", optsOut.id).execute();
+    await watch(app, watches.id, story(0), clock.now());
+    clock.set(new Date("2030-04-02T08:00:00.000Z"));
+    await s.runDue();
+    expect((await jobsOf(optsOut.id)).map((j) => j.status)).toEqual(["stopped"]);
+    expect((await jobsOf(watches.id)).map((j) => [j.status, j.last_error])).toEqual([["skipped", "story_watched"]]);
+    expect(await sentReminders(app, optsOut.phone)).toHaveLength(0);
+  });
+
+  it("marks a reminder to an invalid phone number failed, without retrying", async () => {
+    const clock = testClock(hours(T0, 72));
+    const person = await addPerson(app, { joinedAt: T0, phone: "+96211" });
+    expect(await new ReminderScheduler(app.deps, clock.now).runDue()).toMatchObject({ failed: 1 });
+    expect((await jobsOf(person.id)).map((j) => [j.status, j.last_error])).toEqual([["failed", "invalid_phone"]]);
+    clock.advanceHours(48);
+    expect((await new ReminderScheduler(app.deps, clock.now).runDue()).failed).toBe(0);
+  });
+
+  it("a replica that died after sending does not cause a second message; one that died before sending does not lose it", async () => {
+    const clock = testClock(new Date("2030-05-06T20:30:00.000Z")); // planned at night, held for the morning
+    const s = new ReminderScheduler(app.deps, clock.now);
+    const delivered = await addPerson(app, { joinedAt: hours(clock.now(), -72) });
+    const lost = await addPerson(app, { joinedAt: hours(clock.now(), -72) });
+    await s.runDue();
+    const morning = new Date("2030-05-07T08:00:00.000Z");
+    const [jobA] = await jobsOf(delivered.id);
+    const [jobB] = await jobsOf(lost.id);
+    // Both claimed by a replica that then died; it had handed A to the provider, not B.
+    for (const job of [jobA, jobB])
+      await app.deps.db
+        .updateTable("reminder_jobs")
+        .set({ status: "sending", claimed_by: "dead-replica", claimed_at: morning.toISOString() })
+        .where("id", "=", job?.id ?? "")
+        .execute();
+    await app.deps.messages.send({ channel: "sms", to: delivered.phone, body: "earlier copy", purpose: `reminder:${jobA?.id}` });
+
+    clock.set(new Date(morning.getTime() + STALE_CLAIM_MS - 60_000));
+    expect(await s.runDue()).toEqual({ sent: 0, skipped: 0, failed: 0 }); // the claim is still fresh
+    clock.set(new Date(morning.getTime() + STALE_CLAIM_MS + 60_000));
+    await s.runDue();
+    expect(await sentReminders(app, delivered.phone)).toHaveLength(1);
+    expect(await sentReminders(app, lost.phone)).toHaveLength(1);
+    expect((await jobsOf(delivered.id))[0]?.status).toBe("sent");
+    expect((await jobsOf(lost.id))[0]?.status).toBe("sent");
+  });
+
+  it("sends nothing while reminders are turned off in the settings", async () => {
+    await saveSettings(app.deps.db, admin, { ...DEFAULT_SETTINGS, enabled: false });
+    const person = await addPerson(app, { joinedAt: T0 });
+    expect(await new ReminderScheduler(app.deps, () => hours(T0, 100)).runDue()).toEqual({ sent: 0, skipped: 0, failed: 0 });
+    expect(await jobsOf(person.id)).toHaveLength(0);
+  });
+});
+
+describe("replicas", () => {
+  // PostgreSQL: two servers on one database, as two replicas are. SQLite: two schedulers in the one process.
+  it("two schedulers running at once send each reminder exactly once (counted in the outbox)", async () => {
+    const start = new Date("2030-06-03T08:00:00.000Z");
+    const people: { phone: string }[] = [];
+    for (let i = 0; i < 40; i++) people.push(await addPerson(app, { joinedAt: hours(start, -72) }));
+    const replica = testDialect() === "postgres" ? await createReplica(t.config) : null;
+    try {
+      const a = new ReminderScheduler(app.deps, () => start, { batch: 4 });
+      const b = new ReminderScheduler((replica ?? app).deps, () => start, { batch: 4 });
+      const before = (await sentReminders(app)).length;
+      const started = performance.now();
+      const [ra, rb] = await Promise.all([a.runDue(), b.runDue()]);
+      const ms = performance.now() - started;
+      const after = await sentReminders(app);
+      const ours = after.slice(before).filter((m) => people.some((p) => p.phone === m.recipient));
+      expect(ra.sent + rb.sent).toBe(40);
+      if (replica) expect(Math.min(ra.sent, rb.sent)).toBeGreaterThan(0); // both replicas did part of the work
+      expect(ours).toHaveLength(40);
+      expect(new Set(ours.map((m) => m.recipient)).size).toBe(40);
+      console.info(
+        `exactly-once (${testDialect()}): scheduler A sent ${ra.sent}, scheduler B sent ${rb.sent}, outbox ${ours.length} for 40 people, ${ms.toFixed(0)} ms`,
+      );
+    } finally {
+      await replica?.close();
+    }
+  });
+});
