@@ -68,12 +68,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const keys = await loadSigningKeys(secrets);
     app.addHook("onClose", async () => keys.close());
     const messages = createMessageProvider(config.sms, database.db);
+    const storage = createFileStorage(config.storage);
+    await storage.check?.();
     const deps: AppDeps = {
       config,
       database,
       db: database.db,
       secrets,
-      storage: createFileStorage(config.storage),
+      storage,
       bus: createMessageBus(config.database),
       auth: createAuthDeps(config, database.db, keys, messages),
       messages,

@@ -30,7 +30,12 @@ const envSchema = z
       .default("users.hikaya.app"),
     SEED_DEMO: bool(true),
     WEB_DIST_DIR: z.string().optional(),
-    STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+    // Required with PostgreSQL: replicas need S3 ("s3"); "local" says one server keeps files on its own disk.
+    STORAGE_DRIVER: z.enum(["local", "s3"]).optional(),
+    // S3 media: "proxy" streams them through the app (Range, ETag); "redirect" answers 302 to a presigned
+    // address, or to STORAGE_PUBLIC_URL/<bucket>/<key> when a CDN or public bucket serves them.
+    STORAGE_DELIVERY: z.enum(["proxy", "redirect"]).default("proxy"),
+    STORAGE_PUBLIC_URL: z.url().optional(),
     S3_BUCKET: z.string().optional(),
     S3_REGION: z.string().default("us-east-1"),
     S3_ENDPOINT: z.url().optional(),
@@ -56,6 +61,13 @@ const envSchema = z
     REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && !env.DATABASE_URL.startsWith("sqlite:") && env.STORAGE_DRIVER === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["STORAGE_DRIVER"],
+        message:
+          "must be set with PostgreSQL: s3 for several replicas (files on one replica's disk are missing on the others), or local for a single server",
+      });
     if (env.STORAGE_DRIVER === "s3" && !env.S3_BUCKET)
       ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when STORAGE_DRIVER=s3" });
     if (env.SMS_PROVIDER === "twilio")
@@ -101,6 +113,8 @@ export interface Config {
         accessKeyId: string | undefined;
         secretAccessKey: string | undefined;
         forcePathStyle: boolean;
+        delivery: "proxy" | "redirect";
+        publicUrl: string | undefined;
       };
   sms:
     | { provider: "outbox" }
@@ -159,6 +173,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             accessKeyId: env.S3_ACCESS_KEY_ID,
             secretAccessKey: env.S3_SECRET_ACCESS_KEY,
             forcePathStyle: env.S3_FORCE_PATH_STYLE,
+            delivery: env.STORAGE_DELIVERY,
+            publicUrl: env.STORAGE_PUBLIC_URL,
           }
         : { driver: "local", root: resolve(dataDir, "storage") },
     sms:

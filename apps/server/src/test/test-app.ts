@@ -51,7 +51,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     AUTH_SCRYPT_LOG_N: "12", // cheap password hashing in tests; production keeps N=2^17
     LOG_LEVEL: "silent",
     WEB_DIST_DIR: join(dataDir, "no-web"),
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...(pgDb ? { DATABASE_URL: pgDb.url, STORAGE_DRIVER: "local" } : {}),
     ...env,
   });
   const app = await buildApp(config, { logger: false });

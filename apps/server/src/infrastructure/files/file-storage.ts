@@ -25,6 +25,10 @@ export interface FileStorage {
   stat(bucket: Bucket, key: string): Promise<StoredObjectInfo | null>;
   read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable>;
   delete(bucket: Bucket, key: string): Promise<void>;
+  /** Start-up check that the store can be used (S3: the bucket exists and lets us in). Throws one line. */
+  check?(): Promise<void>;
+  /** With redirect delivery, an address a browser may fetch the object from itself; null: stream it. */
+  urlFor?(bucket: Bucket, key: string, expiresInSeconds: number): Promise<string | null>;
 }
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -37,6 +41,13 @@ export function safeObjectKey(key: string): string | null {
   if (key.length === 0 || key.length > 512) return null;
   const segments = key.split("/");
   return segments.every((s) => SEGMENT.test(s) && s !== "." && s !== "..") ? key : null;
+}
+
+/** Drivers check again, so no caller that forgot `safeObjectKey` can reach outside a bucket. */
+export function objectKeyOrThrow(key: string): string {
+  const safe = safeObjectKey(key);
+  if (safe === null) throw new Error(`Invalid object key: ${JSON.stringify(key)}`);
+  return safe;
 }
 
 const CONTENT_TYPES: Record<string, string> = {

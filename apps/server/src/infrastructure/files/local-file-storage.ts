@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Bucket } from "@hikaya/contracts";
-import { type ByteRange, contentTypeFor, type FileStorage, type StoredObjectInfo } from "./file-storage.ts";
+import { type ByteRange, contentTypeFor, type FileStorage, objectKeyOrThrow, type StoredObjectInfo } from "./file-storage.ts";
 
 /**
  * Files under DATA_DIR/storage/<bucket>/<key>. Writes go to a temporary file in the same directory
@@ -21,7 +21,7 @@ export class LocalFileStorage implements FileStorage {
   }
 
   #path(bucket: Bucket, key: string) {
-    return join(this.#root, bucket, key);
+    return join(this.#root, bucket, objectKeyOrThrow(key));
   }
 
   async put(bucket: Bucket, key: string, body: Readable, contentType: string) {

@@ -1,9 +1,11 @@
-import type { Readable } from "node:stream";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { PassThrough, type Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import type { Bucket } from "@hikaya/contracts";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { type Bucket, PUBLIC_BUCKETS } from "@hikaya/contracts";
 import type { Config } from "../../config.ts";
-import type { ByteRange, FileStorage, StoredObjectInfo } from "./file-storage.ts";
+import { type ByteRange, type FileStorage, objectKeyOrThrow, type StoredObjectInfo } from "./file-storage.ts";
 
 type S3Config = Extract<Config["storage"], { driver: "s3" }>;
 
@@ -14,9 +16,11 @@ type S3Config = Extract<Config["storage"], { driver: "s3" }>;
 export class S3FileStorage implements FileStorage {
   readonly #client: S3Client;
   readonly #bucket: string;
+  readonly #config: S3Config;
 
   constructor(config: S3Config) {
     this.#bucket = config.bucket;
+    this.#config = config;
     this.#client = new S3Client({
       region: config.region,
       endpoint: config.endpoint,
@@ -28,21 +32,74 @@ export class S3FileStorage implements FileStorage {
     });
   }
 
+  /**
+   * Start-up check: the bucket exists and these credentials may use it. Throws one line saying which,
+   * so a replica pointed at the wrong bucket stops instead of answering 404 for every file.
+   */
+  async check(): Promise<void> {
+    const where = `S3 bucket "${this.#bucket}" at ${this.#config.endpoint ?? `AWS ${this.#config.region}`}`;
+    try {
+      await this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket }));
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404) throw new Error(`${where} does not exist`);
+      if (status === 401 || status === 403) throw new Error(`${where} denies access to these credentials`);
+      throw new Error(`${where} cannot be reached: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   async put(bucket: Bucket, key: string, body: Readable, contentType: string) {
+    const objectKey = this.#key(bucket, key);
     let size = 0;
-    body.on("data", (chunk: Buffer) => {
-      size += chunk.length;
+    // Counted on the way through; the upload reads 5 MB parts, two at a time, so memory stays bounded.
+    const counted = new PassThrough();
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(null, chunk);
+      },
     });
-    await new Upload({
+    const upload = new Upload({
       client: this.#client,
-      params: { Bucket: this.#bucket, Key: `${bucket}/${key}`, Body: body, ContentType: contentType },
-    }).done();
+      queueSize: 2,
+      partSize: 5 * 1024 * 1024,
+      leavePartsOnError: false,
+      params: { Bucket: this.#bucket, Key: objectKey, Body: counted, ContentType: contentType },
+    });
+    const piping = pipeline(body, counter, counted);
+    try {
+      await Promise.all([piping, upload.done()]);
+    } catch (error) {
+      await upload.abort().catch(() => undefined);
+      counted.destroy();
+      throw error;
+    }
     return { size };
+  }
+
+  /**
+   * With STORAGE_DELIVERY=redirect, where a browser can fetch the object itself: a public file under
+   * STORAGE_PUBLIC_URL (a CDN or public bucket) when set, otherwise (and always for private files, which the
+   * app has already checked the caller may read) a presigned GET valid for `expiresInSeconds`.
+   * Null: serve it through the app.
+   */
+  async urlFor(bucket: Bucket, key: string, expiresInSeconds: number): Promise<string | null> {
+    if (this.#config.delivery !== "redirect") return null;
+    const objectKey = this.#key(bucket, key);
+    if (this.#config.publicUrl && (PUBLIC_BUCKETS as readonly string[]).includes(bucket))
+      return `${this.#config.publicUrl.replace(/\/$/, "")}/${objectKey}`;
+    return getSignedUrl(this.#client, new GetObjectCommand({ Bucket: this.#bucket, Key: objectKey }), {
+      expiresIn: expiresInSeconds,
+    });
+  }
+
+  #key(bucket: Bucket, key: string): string {
+    return `${bucket}/${objectKeyOrThrow(key)}`;
   }
 
   async stat(bucket: Bucket, key: string): Promise<StoredObjectInfo | null> {
     try {
-      const head = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: `${bucket}/${key}` }));
+      const head = await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(bucket, key) }));
       return {
         size: head.ContentLength ?? 0,
         etag: head.ETag ?? `"${head.ContentLength}"`,
@@ -60,7 +117,7 @@ export class S3FileStorage implements FileStorage {
     const out = await this.#client.send(
       new GetObjectCommand({
         Bucket: this.#bucket,
-        Key: `${bucket}/${key}`,
+        Key: this.#key(bucket, key),
         Range: range ? `bytes=${range.start}-${range.end}` : undefined,
       }),
     );
@@ -68,6 +125,6 @@ export class S3FileStorage implements FileStorage {
   }
 
   async delete(bucket: Bucket, key: string) {
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: `${bucket}/${key}` }));
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(bucket, key) }));
   }
 }

@@ -404,6 +404,7 @@ describe.runIf(testDialect() === "postgres")("two replicas on one PostgreSQL dat
         HOST: "127.0.0.1",
         DATA_DIR: t.config.dataDir,
         DATABASE_URL: database.url,
+        STORAGE_DRIVER: "local",
         SEED_DEMO: "false",
         LOG_LEVEL: "warn",
         WEB_DIST_DIR: join(t.config.dataDir, "no-web"),

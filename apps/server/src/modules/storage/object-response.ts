@@ -4,6 +4,9 @@ import { AppError, notFound } from "../../errors.ts";
 import { type FileStorage, safeObjectKey } from "../../infrastructure/files/index.ts";
 import { parseRange } from "./http-range.ts";
 
+/** A presigned address lives this long; the redirect to it is cached for less. */
+const REDIRECT_SECONDS = 600;
+
 /**
  * Answers a GET/HEAD for one stored object with Range (206/416), ETag and If-None-Match (304),
  * Content-Type and the given Cache-Control. Shared by public files and private recordings.
@@ -18,6 +21,12 @@ export async function sendObject(
 ) {
   const key = safeObjectKey(rawKey);
   if (!key) throw new AppError("bad_request", "Invalid object path");
+  // STORAGE_DELIVERY=redirect: the browser fetches from S3 or the CDN itself (Range and ETag are theirs).
+  const direct = await storage.urlFor?.(bucket, key, REDIRECT_SECONDS);
+  if (direct) {
+    reply.header("cache-control", "private, max-age=60");
+    return reply.redirect(direct, 302);
+  }
   const info = await storage.stat(bucket, key);
   if (!info) throw notFound("Object not found");
 
