@@ -35,6 +35,7 @@ export async function startServer(
       ADMIN_PASSWORD: E2E_ADMIN.password,
       // Every e2e browser signs in from 127.0.0.1: keep the per-IP auth limits out of the way, and hashing cheaper.
       AUTH_RATE_LIMIT_FACTOR: "100",
+      RATE_LIMIT_FACTOR: "100",
       AUTH_SCRYPT_LOG_N: "14",
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}),
       ...env,

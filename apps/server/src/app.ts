@@ -25,7 +25,11 @@ import { webRoutes } from "./modules/web/web.routes.ts";
 import { registerApiDocs } from "./plugins/api-docs.ts";
 import { installErrorHandler } from "./plugins/error-handler.ts";
 import { installTokenApiBody } from "./plugins/token-api-body.ts";
+import { clientErrorHandler, frameworkErrors, installInputRules, trustProxyOption } from "./plugins/http-edge.ts";
+import { registerSecurityHeaders } from "./plugins/security-headers.ts";
+import { installBodyTimeout } from "./plugins/timeouts.ts";
 import { seedDemoProgram } from "./seed/demo-seed.ts";
+import { installWriteLimits } from "./plugins/write-limits.ts";
 
 export interface BuildOptions {
   /** Pino options or false; tests pass false. */
@@ -50,9 +54,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
           }
         : {}),
     },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
+    // Timeouts of the HTTP edge (README "Limits and timeouts"); a JSON body's own deadline is plugins/timeouts.ts.
+    http: {
+      headersTimeout: config.http.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(30_000, config.http.headersTimeoutMs),
+    },
+    requestTimeout: Math.max(config.http.uploadTimeoutMs, config.http.headersTimeoutMs),
+    connectionTimeout: config.http.idleTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    frameworkErrors,
+    clientErrorHandler,
     requestIdHeader: "x-request-id",
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -94,6 +108,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installTokenApiBody(app);
   await registerApiDocs(app); // before every route, so the OpenAPI document sees them all
   await app.register(healthRoutes, { prefix: "/api" });
+  await registerSecurityHeaders(app, config.publicUrl);
+  installInputRules(app);
+  installWriteLimits(app, config.http.rateLimitFactor); // before every route: it reads each route as it is added
+  installBodyTimeout(app, config.http.bodyTimeoutMs);
   await app.register(gotrueRoutes, { prefix: "/auth/v1" });
   await app.register(accountRoutes, { prefix: "/api" });
   await app.register(accountSettingsRoutes, { prefix: "/api" });

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -48,7 +49,28 @@ const envSchema = z
     TWILIO_FROM: z.string().optional(),
     TWILIO_WHATSAPP_FROM: z.string().optional(),
     TWILIO_BASE_URL: z.url().default("https://api.twilio.com"),
-    TRUST_PROXY: bool(false),
+    NODE_ENV: z.string().optional(),
+    // What to trust for X-Forwarded-For: true/false, a hop count (the load balancers in front), or addresses/CIDRs.
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const parsed = parseTrustProxy(v);
+        if (parsed === null) {
+          ctx.addIssue({ code: "custom", message: "must be true, false, a hop count, or comma-separated addresses/CIDRs" });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+    // Per-IP and per-account limits on writes (plugins/write-limits.ts): tests raise or lower them.
+    RATE_LIMIT_FACTOR: z.coerce.number().positive().max(1_000_000).default(1),
+    // A request body (other than an upload) must arrive within this; uploads within HTTP_UPLOAD_TIMEOUT_SECONDS.
+    HTTP_BODY_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(30),
+    HTTP_UPLOAD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3600),
+    HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(20),
+    // A connection with no bytes either way for this long is closed (live-chat streams send a heartbeat).
+    HTTP_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(72),
     // Auth tuning: tests lower the scrypt cost and raise or lower the rate limits; defaults are production values.
     AUTH_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
     AUTH_RATE_LIMIT_FACTOR: z.coerce.number().positive().max(1_000_000).default(1),
@@ -75,6 +97,8 @@ const envSchema = z
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when SMS_PROVIDER=twilio" });
     if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD))
       ctx.addIssue({ code: "custom", path: ["ADMIN_PASSWORD"], message: "ADMIN_EMAIL and ADMIN_PASSWORD go together" });
+    if (env.NODE_ENV === "production" && !env.PUBLIC_URL)
+      ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when NODE_ENV=production" });
   });
 
 export type Env = z.infer<typeof envSchema>;
@@ -90,7 +114,17 @@ export interface Config {
   usernameEmailDomain: string;
   seedDemo: boolean;
   webDistDir: string;
-  trustProxy: boolean;
+  /** Fastify's trustProxy: a boolean, a hop count, or addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
+  /** Limits and timeouts of the HTTP edge (plugins/write-limits.ts, plugins/timeouts.ts). */
+  http: {
+    rateLimitFactor: number;
+    bodyTimeoutMs: number;
+    uploadTimeoutMs: number;
+    headersTimeoutMs: number;
+    idleTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+  };
   auth: {
     /** scrypt cost as log2(N); 17 is OWASP's N=2^17, r=8, p=1. */
     scryptLogN: number;
@@ -160,6 +194,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       scryptLogN: env.AUTH_SCRYPT_LOG_N,
       rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR,
       jwtExpirySeconds: env.JWT_EXPIRY_SECONDS,
+    http: {
+      rateLimitFactor: env.RATE_LIMIT_FACTOR,
+      bodyTimeoutMs: env.HTTP_BODY_TIMEOUT_SECONDS * 1000,
+      uploadTimeoutMs: env.HTTP_UPLOAD_TIMEOUT_SECONDS * 1000,
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    },
       sessionInactivityDays: env.SESSION_INACTIVITY_DAYS,
     },
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
@@ -195,4 +237,16 @@ function sqliteFile(url: string | undefined, dataDir: string): string {
   const path = url?.slice("sqlite:".length).replace(/^\/\//, "");
   if (!path) return resolve(dataDir, "hikaya.db");
   return isAbsolute(path) ? path : resolve(path);
+}
+
+/** TRUST_PROXY as Fastify takes it: a boolean, a hop count, or a list of addresses/CIDRs; null when unreadable. */
+function parseTrustProxy(raw: string | undefined): boolean | number | string[] | null {
+  const value = (raw ?? "").trim().toLowerCase();
+  if (value === "" || value === "false" || value === "no") return false;
+  if (value === "true" || value === "yes") return true;
+  if (/^\d+$/.test(value)) return Number(value) === 0 ? false : Number(value);
+  const entries = value.split(",").map((e) => e.trim());
+  const address = /^([0-9a-f:.]+)(\/\d{1,3})?$/;
+  const named = ["loopback", "linklocal", "uniquelocal"];
+  return entries.every((e) => named.includes(e) || (address.test(e) && isIP(e.split("/")[0] ?? "") !== 0)) ? entries : null;
 }

@@ -36,7 +36,8 @@ export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 /** Body of POST /api/messages (token API): newest page first, `before` pages back in time. */
 export const messagesPageRequestSchema = z.object({
-  before: z.coerce.string().regex(/^\d+$/).optional(),
+  // A message id; 15 digits at most, so it stays an exact number and fits either database's integer.
+  before: z.coerce.string().regex(/^\d{1,15}$/).optional(),
   limit: z.coerce.number().int().min(1).max(MESSAGES_PAGE_MAX).optional(),
 });
 export type MessagesPageRequest = z.infer<typeof messagesPageRequestSchema>;

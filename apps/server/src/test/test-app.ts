@@ -50,6 +50,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     SEED_DEMO: "false",
     AUTH_SCRYPT_LOG_N: "12", // cheap password hashing in tests; production keeps N=2^17
     LOG_LEVEL: "silent",
+    // Every test speaks from 127.0.0.1; tests of the write limits set RATE_LIMIT_FACTOR=1.
+    RATE_LIMIT_FACTOR: "100",
     WEB_DIST_DIR: join(dataDir, "no-web"),
     ...(pgDb ? { DATABASE_URL: pgDb.url, STORAGE_DRIVER: "local" } : {}),
     ...env,

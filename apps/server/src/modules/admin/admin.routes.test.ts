@@ -196,7 +196,7 @@ describe("uploads", () => {
       headers: admin.headers,
       payload: { a: 1 },
     });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(415);
   });
 });
 

@@ -30,6 +30,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest } from "../../errors.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
+import { multipartFile } from "../../plugins/multipart.ts";
 import { requireAdmin } from "../auth/guards.ts";
 import { getAnalytics } from "./analytics.service.ts";
 import { type Actor, actorOf, audit, listAudit } from "./audit.service.ts";
@@ -72,8 +73,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
   /** Reads the one file of a multipart request, refusing one declared too large before reading it. */
   async function fileOf(request: FastifyRequest, kind: keyof typeof UPLOAD_LIMITS) {
     checkDeclaredSize(request.headers["content-length"], kind);
-    if (!request.isMultipart()) throw badRequest("Send the file as multipart/form-data in the field 'file'");
-    const part = await request.file({ limits: { fileSize: UPLOAD_LIMITS[kind], files: 1, fields: 10, parts: 12 } });
+    const part = await multipartFile(request, { fileSize: UPLOAD_LIMITS[kind], files: 1, fields: 10, parts: 12 });
     if (!part) throw badRequest("No file in the request");
     return part.file;
   }

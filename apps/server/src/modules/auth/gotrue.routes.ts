@@ -64,7 +64,9 @@ function bodyOf(request: FastifyRequest): Body {
 const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<string, string | undefined>;
 
 function metaOf(request: FastifyRequest): RequestMeta & { origin: string; redirectTo?: string } {
-  const origin = `${request.protocol}://${request.host}`;
+  // Never the Host header: it is the client's to choose, and links built from it could point anywhere.
+  const { publicUrl, port } = request.server.deps.config;
+  const origin = publicUrl ?? `http://localhost:${port}`;
   const redirectTo = safeRedirect(queryOf(request).redirect_to, origin, request.server.deps.config.publicUrl);
   const userAgent = request.headers["user-agent"];
   return {

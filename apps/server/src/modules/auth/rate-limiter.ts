@@ -1,5 +1,5 @@
-import { sql } from "kysely";
 import type { DB } from "../../db/database.ts";
+import { FixedWindowCounter } from "../../infrastructure/rate-limit/fixed-window.ts";
 import { type AuthError, authErrors } from "./auth-errors.ts";
 
 /**
@@ -23,35 +23,21 @@ export const RATE_LIMITS = {
 export type RateLimitBucket = keyof typeof RATE_LIMITS;
 
 export class RateLimiter {
-  readonly #db: DB;
+  readonly #counter: FixedWindowCounter;
   readonly #factor: number;
-  #hits = 0;
 
   constructor(db: DB, factor: number) {
-    this.#db = db;
+    this.#counter = new FixedWindowCounter(db);
     this.#factor = factor;
   }
 
   /** Counts one hit; throws the given error (default over_request_rate_limit) once over the limit. */
   async hit(bucket: RateLimitBucket, subject: string, error: () => AuthError = authErrors.overRequestLimit): Promise<void> {
     const { limit, windowSeconds } = RATE_LIMITS[bucket];
-    const now = Date.now();
-    const window = Math.floor(now / 1000 / windowSeconds);
-    const key = `${bucket}:${subject}:${window}`;
-    const expiresAt = new Date((window + 1) * windowSeconds * 1000).toISOString();
-    const row = await this.#db
-      .insertInto("rate_limits")
-      .values({ key, count: 1, expires_at: expiresAt })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ count: sql`rate_limits.count + 1` }))
-      .returning("count")
-      .executeTakeFirstOrThrow();
-    if (++this.#hits % 200 === 0) {
-      // Old windows are useless; sweep them now and then rather than on a timer.
-      await this.#db.deleteFrom("rate_limits").where("expires_at", "<", new Date(now).toISOString()).execute();
-    }
-    if (row.count > Math.max(1, Math.round(limit * this.#factor))) {
+    const refusal = await this.#counter.hit(`${bucket}:${subject}`, { limit: Math.round(limit * this.#factor), windowSeconds });
+    if (refusal) {
       const refused = error();
-      refused.retryAfterSeconds = Math.max(1, (window + 1) * windowSeconds - Math.floor(now / 1000));
+      refused.retryAfterSeconds = refusal.retryAfterSeconds;
       throw refused;
     }
   }

@@ -17,6 +17,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, forbidden } from "../../errors.ts";
 import { type AuthContext, requireAdmin, requireUser } from "../auth/guards.ts";
+import { multipartParts } from "../../plugins/multipart.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
 import { MessagesService, type Sender, type SendInput, toChatMessage, VOICE_BUCKET } from "./messages.service.ts";
@@ -24,7 +25,7 @@ import { openLiveStream } from "./messages.stream.ts";
 
 const PRIVATE_CACHE = "private, max-age=3600";
 const pageQuery = z.object({
-  before: z.string().regex(/^\d+$/).optional(),
+  before: z.string().regex(/^\d{1,15}$/).optional(),
   limit: z.coerce.number().int().min(1).max(MESSAGES_PAGE_MAX).optional(),
 });
 const userParams = z.object({ userId: z.string().min(1).max(100) });
@@ -72,10 +73,8 @@ export async function messageRoutes(fastify: FastifyInstance) {
     let stored: { key: string } | null = null;
     try {
       if (request.isMultipart()) {
-        const parts = request.parts({
-          limits: { files: 1, fields: 20, fieldSize: 16 * 1024, fileSize: VOICE_NOTE_MAX_BYTES + 64 * 1024 },
-        });
-        for await (const part of parts) {
+        const limits = { files: 1, fields: 20, fieldSize: 16 * 1024, fileSize: VOICE_NOTE_MAX_BYTES + 64 * 1024 };
+        for await (const part of multipartParts(request, limits)) {
           if (part.type === "file") {
             if (part.fieldname !== "audio") {
               part.file.resume();

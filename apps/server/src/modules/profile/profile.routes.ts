@@ -5,7 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { requireUser } from "../auth/guards.ts";
-import { multipartParts } from "../recordings/multipart-parts.ts";
+import { multipartParts } from "../../plugins/multipart.ts";
 import { getProfile, updateProfile } from "./profile.service.ts";
 
 const FIELD_NAMES = ["name", "city", "gender", "ageGroup"] as const;

@@ -14,7 +14,7 @@ import { AppError } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { requireSelfOrAdmin, requireUser } from "../auth/guards.ts";
 import { sendObject } from "../storage/object-response.ts";
-import { multipartParts } from "./multipart-parts.ts";
+import { multipartParts } from "../../plugins/multipart.ts";
 import {
   checkRecordableStory,
   discardAudio,

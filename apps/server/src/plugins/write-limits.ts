@@ -1,0 +1,134 @@
+import { MAX_RECORDING_BYTES, UPLOAD_LIMITS, VOICE_NOTE_MAX_BYTES } from "@hikaya/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { AppError } from "../errors.ts";
+import { FixedWindowCounter, type WindowLimit } from "../infrastructure/rate-limit/fixed-window.ts";
+import { accessTokenOf } from "../modules/auth/guards.ts";
+
+/**
+ * Every write a visitor or a user can make, with its rate per IP and per account (production values;
+ * RATE_LIMIT_FACTOR scales them) and, for upload routes, the largest body the route takes. The table is
+ * keyed by the route as Fastify knows it; start-up fails if an entry names no route, so a renamed route
+ * cannot silently lose its limit. The README lists these values.
+ */
+export const WRITE_LIMITS: Record<string, { perIp: WindowLimit; perAccount?: WindowLimit; maxBodyBytes?: number }> = {
+  "POST /api/contactSubmission": { perIp: { limit: 10, windowSeconds: 3600 }, perAccount: { limit: 5, windowSeconds: 3600 } },
+  "POST /api/events": { perIp: { limit: 120, windowSeconds: 60 }, perAccount: { limit: 120, windowSeconds: 60 } },
+  "POST /api/message/send": {
+    perIp: { limit: 60, windowSeconds: 60 },
+    perAccount: { limit: 30, windowSeconds: 60 },
+    maxBodyBytes: VOICE_NOTE_MAX_BYTES + 128 * 1024,
+  },
+  "POST /api/admin/conversations/:userId/messages": {
+    perIp: { limit: 120, windowSeconds: 60 },
+    perAccount: { limit: 60, windowSeconds: 60 },
+    maxBodyBytes: VOICE_NOTE_MAX_BYTES + 128 * 1024,
+  },
+  "POST /api/story/audio/add": {
+    perIp: { limit: 60, windowSeconds: 3600 },
+    perAccount: { limit: 30, windowSeconds: 3600 },
+    maxBodyBytes: 2 * MAX_RECORDING_BYTES + 128 * 1024,
+  },
+  "POST /api/profile/update": {
+    perIp: { limit: 60, windowSeconds: 3600 },
+    perAccount: { limit: 30, windowSeconds: 3600 },
+    maxBodyBytes: 64 * 1024,
+  },
+  "POST /api/account/preferences": { perIp: { limit: 60, windowSeconds: 3600 }, perAccount: { limit: 30, windowSeconds: 3600 } },
+  "POST /api/users/:id/watchStory/:storyId": {
+    perIp: { limit: 120, windowSeconds: 3600 },
+    perAccount: { limit: 60, windowSeconds: 3600 },
+  },
+  "POST /api/admin/uploads/:purpose": {
+    perIp: { limit: 300, windowSeconds: 3600 },
+    perAccount: { limit: 200, windowSeconds: 3600 },
+    maxBodyBytes: UPLOAD_LIMITS.video + 128 * 1024,
+  },
+  "PUT /api/admin/stories/:id/thumbnail": {
+    perIp: { limit: 300, windowSeconds: 3600 },
+    perAccount: { limit: 200, windowSeconds: 3600 },
+    maxBodyBytes: UPLOAD_LIMITS.image + 128 * 1024,
+  },
+};
+
+/** Live-chat streams one account may hold open at once on one server (tabs, devices, a reconnect in flight). */
+export const LIVE_STREAMS_PER_ACCOUNT = 5;
+const LIVE_STREAM_ROUTES = new Set(["GET /api/messages/stream", "GET /api/admin/messages/stream"]);
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Set from WRITE_LIMITS at start-up. */
+    writeLimit?: (typeof WRITE_LIMITS)[string];
+    liveStream?: boolean;
+  }
+}
+
+const tooMany = (retryAfterSeconds: number) =>
+  new AppError("rate_limited", "Too many requests. Please wait a moment and try again.", { retryAfterSeconds });
+
+/** The account a request's token names, for counting only: a bad token counts by IP, and its route answers 401. */
+async function accountOf(request: FastifyRequest): Promise<string | null> {
+  const query = request.query as { access_token?: unknown } | undefined;
+  const token = accessTokenOf(request) ?? (typeof query?.access_token === "string" ? query.access_token : null);
+  if (!token) return null;
+  try {
+    return (await request.server.deps.auth.tokens.verify(token)).sub;
+  } catch {
+    return null;
+  }
+}
+
+export function installWriteLimits(app: FastifyInstance, factor: number) {
+  const counter = new FixedWindowCounter(app.deps.db);
+  const scaled = (l: WindowLimit): WindowLimit => ({ limit: Math.round(l.limit * factor), windowSeconds: l.windowSeconds });
+  const matched = new Set<string>();
+
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) {
+      const key = `${method} ${route.url}`;
+      const limit = WRITE_LIMITS[key];
+      if (limit) {
+        matched.add(key);
+        route.config = { ...(route.config ?? {}), writeLimit: limit };
+      }
+      if (LIVE_STREAM_ROUTES.has(key)) route.config = { ...(route.config ?? {}), liveStream: true };
+    }
+  });
+  app.addHook("onReady", async () => {
+    const missing = Object.keys(WRITE_LIMITS).filter((k) => !matched.has(k));
+    if (missing.length > 0) throw new Error(`Rate limits name routes that do not exist: ${missing.join(", ")}`);
+  });
+
+  app.addHook("onRequest", async (request) => {
+    const rule = request.routeOptions.config?.writeLimit;
+    if (!rule) return;
+    // A declared size over the route's limit is refused before a byte of the body is read.
+    const declared = Number(request.headers["content-length"] ?? 0);
+    if (rule.maxBodyBytes !== undefined && Number.isFinite(declared) && declared > rule.maxBodyBytes) {
+      throw new AppError("payload_too_large", "The request is larger than this route accepts", { limit: rule.maxBodyBytes });
+    }
+    const route = `${request.method} ${request.routeOptions.url}`;
+    const byIp = await counter.hit(`write:${route}:ip:${request.ip}`, scaled(rule.perIp));
+    if (byIp) throw tooMany(byIp.retryAfterSeconds);
+    if (!rule.perAccount) return;
+    const account = await accountOf(request);
+    if (!account) return;
+    const byAccount = await counter.hit(`write:${route}:user:${account}`, scaled(rule.perAccount));
+    if (byAccount) throw tooMany(byAccount.retryAfterSeconds);
+  });
+
+  // Open streams are held by this process, so this process counts them.
+  const open = new Map<string, number>();
+  app.addHook("onRequest", async (request, reply) => {
+    if (!request.routeOptions.config?.liveStream) return;
+    const account = await accountOf(request);
+    if (!account) return;
+    const count = open.get(account) ?? 0;
+    if (count >= LIVE_STREAMS_PER_ACCOUNT) throw tooMany(5);
+    open.set(account, count + 1);
+    reply.raw.once("close", () => {
+      const left = (open.get(account) ?? 1) - 1;
+      if (left <= 0) open.delete(account);
+      else open.set(account, left);
+    });
+  });
+}
