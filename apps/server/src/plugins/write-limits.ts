@@ -98,12 +98,14 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
     if (missing.length > 0) throw new Error(`Rate limits name routes that do not exist: ${missing.join(", ")}`);
   });
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     const rule = request.routeOptions.config?.writeLimit;
     if (!rule) return;
-    // A declared size over the route's limit is refused before a byte of the body is read.
+    // A declared size over the route's limit is refused before a byte of the body is read, and the connection
+    // closed: the body that would follow is not worth reading.
     const declared = Number(request.headers["content-length"] ?? 0);
     if (rule.maxBodyBytes !== undefined && Number.isFinite(declared) && declared > rule.maxBodyBytes) {
+      reply.header("connection", "close");
       throw new AppError("payload_too_large", "The request is larger than this route accepts", { limit: rule.maxBodyBytes });
     }
     const route = `${request.method} ${request.routeOptions.url}`;
