@@ -30,15 +30,18 @@ export interface AccessTokenSubject {
   sessionId: string;
   aal: "aal1" | "aal2";
   amr: { method: string; timestamp: number }[];
+  /** The origin the request came to; names the issuer when PUBLIC_URL is not set. */
+  origin?: string;
 }
 
 export class AccessTokens {
   readonly #keys: SigningKeys;
-  readonly #issuer: string;
+  /** `${PUBLIC_URL}/auth/v1`, or null: then the issuer is the request's origin, as GoTrue's is always a URL. */
+  readonly #issuer: string | null;
   /** JWT_EXPIRY_SECONDS. */
   readonly ttlSeconds: number;
 
-  constructor(keys: SigningKeys, issuer: string, ttlSeconds: number) {
+  constructor(keys: SigningKeys, issuer: string | null, ttlSeconds: number) {
     this.#keys = keys;
     this.#issuer = issuer;
     this.ttlSeconds = ttlSeconds;
@@ -73,7 +76,7 @@ export class AccessTokens {
       is_anonymous: subject.isAnonymous,
     })
       .setProtectedHeader({ alg: "ES256", kid: this.#keys.current.kid, typ: "JWT" })
-      .setIssuer(this.#issuer)
+      .setIssuer(this.#issuer ?? `${subject.origin ?? "http://localhost"}/auth/v1`)
       .setSubject(subject.userId)
       .setIssuedAt(iat)
       .setExpirationTime(exp)
@@ -121,11 +124,13 @@ export class AccessTokens {
     this.#verified.set(token, claims as AccessTokenClaims & { exp: number });
   }
 
-  /** Verifies a role key (anon / service_role). Returns its role or null. */
-  async verifyRoleKey(token: string): Promise<"anon" | "service_role" | null> {
+  /** Verifies a role key (anon / service_role, or supabase_admin as Supabase's own tools sign). Returns its role or null. */
+  async verifyRoleKey(token: string): Promise<"anon" | "service_role" | "supabase_admin" | null> {
     try {
       const { payload } = await this.#verifySignature(token, {});
-      return payload.role === "anon" || payload.role === "service_role" ? payload.role : null;
+      return payload.role === "anon" || payload.role === "service_role" || payload.role === "supabase_admin"
+        ? payload.role
+        : null;
     } catch {
       return null;
     }

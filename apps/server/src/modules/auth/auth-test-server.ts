@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { createClient, type SupabaseClient, type SupabaseClientOptions } from "@supabase/supabase-js";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 
@@ -14,11 +15,21 @@ export interface AuthTestServer extends TestApp {
   lastCode(recipient: string): Promise<string>;
 }
 
+/** A port nobody listens on now, so PUBLIC_URL can name the server before it starts. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise((resolve) => probe.close(resolve));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
 export async function startAuthTestServer(env: Record<string, string> = {}): Promise<AuthTestServer> {
-  const t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000", ...env });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const address = t.app.server.address();
-  const baseUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Links and the token issuer come from PUBLIC_URL (never from the Host header), as in production.
+  const t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000", PUBLIC_URL: baseUrl, ...env });
+  await t.app.listen({ port, host: "127.0.0.1" });
   const { anonKey, serviceRoleKey } = t.app.deps.auth.keys;
   const lastMessage = async (recipient: string) =>
     t.app.deps.db

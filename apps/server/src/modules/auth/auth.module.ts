@@ -10,7 +10,8 @@ import type { SigningKeys } from "./signing-keys.ts";
 
 /** Wires auth for AppDeps.auth: keys, access tokens, the live-session check guards.ts uses, and the service. */
 export function createAuthDeps(config: Config, db: DB, keys: SigningKeys, messages: MessageProvider) {
-  const tokens = new AccessTokens(keys, `${config.publicUrl ?? ""}/auth/v1`, config.auth.jwtExpirySeconds);
+  const issuer = config.publicUrl ? `${config.publicUrl}/auth/v1` : null;
+  const tokens = new AccessTokens(keys, issuer, config.auth.jwtExpirySeconds);
   // The repository and the limiter stay inside the module: its two services share them, nothing else sees them.
   const repo = new AuthRepository(db);
   const limiter = new RateLimiter(db, config.auth.rateLimitFactor);

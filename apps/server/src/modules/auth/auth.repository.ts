@@ -179,6 +179,16 @@ export class AuthRepository {
   findRefreshToken(tokenHash: string) {
     return this.db.selectFrom("refresh_tokens").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
   }
+  /** The newest refresh token of a session: the one its holder should be using. */
+  latestRefreshTokenOfSession(sessionId: string) {
+    return this.db
+      .selectFrom("refresh_tokens")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  }
   /** Rotation: true when this call revoked it (so two racing refreshes cannot both rotate the same token silently). */
   async revokeRefreshToken(id: number, at: string): Promise<boolean> {
     const r = await this.db

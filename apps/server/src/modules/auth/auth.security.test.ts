@@ -51,11 +51,15 @@ describe("refresh tokens", () => {
     const racing = await auth(s, "/token?grant_type=refresh_token", { body: { refresh_token: first } });
     expect(racing.status).toBe(200);
 
+    // The holder goes on refreshing, so the token that replaced `first` has been used.
+    const used = await auth(s, "/token?grant_type=refresh_token", { body: { refresh_token: racing.body.refresh_token } });
+    expect(used.status).toBe(200);
+
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + REFRESH_REUSE_GRACE_MS + 1000 });
     const stolen = await auth(s, "/token?grant_type=refresh_token", { body: { refresh_token: first } });
     expect(stolen).toMatchObject({ status: 400, body: { error_code: "refresh_token_already_used" } });
     // The legitimate holder's newer tokens and access tokens died with the session.
-    const next = await auth(s, "/token?grant_type=refresh_token", { body: { refresh_token: rotated.body.refresh_token } });
+    const next = await auth(s, "/token?grant_type=refresh_token", { body: { refresh_token: used.body.refresh_token } });
     expect(next).toMatchObject({ status: 400, body: { error_code: "refresh_token_not_found" } });
     const me = await auth(s, "/user", { method: "GET", token: rotated.body.access_token });
     expect(me).toMatchObject({ status: 403, body: { error_code: "session_not_found" } });

@@ -8,7 +8,7 @@ import { type MessageProvider, MessageSendError } from "../../infrastructure/sms
 import type { AccessTokenClaims, AccessTokens } from "./access-tokens.ts";
 import type { AuthRepository, OneTimeTokenRow, SessionRow, UserRow } from "./auth.repository.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
-import { normalizePhone, supabasePhone } from "./phone.ts";
+import { gotruePhone, supabasePhone } from "./phone.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
 import {
   burnPasswordCheck,
@@ -32,13 +32,17 @@ export const REFRESH_REUSE_GRACE_MS = 10_000;
 const FLOW_TTL_MS = 10 * 60_000;
 const MFA_CHALLENGE_TTL_MS = 5 * 60_000;
 
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** GoTrue's check (checkmail.ValidateFormat): a local part of the allowed characters, an @, and host labels. */
+const EMAIL_RE =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 export interface RequestMeta {
   ip: string;
   userAgent: string | null;
   /** The language the request asks for (body `language` or Accept-Language), for the texts sent. */
   language?: Language | null;
+  /** The origin the request came to, the access tokens' issuer when PUBLIC_URL is unset. */
+  requestOrigin?: string;
 }
 
 type Amr = { method: string; timestamp: number }[];
@@ -110,12 +114,15 @@ export class AuthService {
   }
 
   normalizeEmail(email: unknown): string {
-    if (typeof email !== "string" || email.length > 255 || !EMAIL_RE.test(email.trim())) throw authErrors.invalidEmail();
+    if (typeof email !== "string" || email.trim() === "") throw authErrors.validation("An email address is required");
+    if (email.length > 255) throw authErrors.validation("An email address is too long");
+    if (!EMAIL_RE.test(email.trim())) throw authErrors.invalidEmail();
     return email.trim().toLowerCase();
   }
 
+  /** A phone number as /auth/v1 takes it (Supabase's rule); /api checks per country before it gets here. */
   normalizePhone(phone: unknown): string {
-    const e164 = typeof phone === "string" ? normalizePhone(phone) : null;
+    const e164 = typeof phone === "string" ? gotruePhone(phone) : null;
     if (!e164) throw authErrors.invalidPhone();
     return e164;
   }
@@ -234,7 +241,8 @@ export class AuthService {
     await this.limiter.hit("signUpPerIp", meta.ip);
     const hasEmail = typeof input.email === "string" && input.email !== "";
     const hasPhone = typeof input.phone === "string" && input.phone !== "";
-    if (!hasEmail && !hasPhone) throw authErrors.validation("To signup, please provide your email");
+    // supabase-js signInAnonymously posts /signup with neither; anonymous users are not enabled here.
+    if (!hasEmail && !hasPhone) throw new AuthError(422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled");
     if (hasEmail && hasPhone) throw authErrors.validation("Only an email address or phone number should be provided on signup.");
     const email = hasEmail ? this.normalizeEmail(input.email) : null;
     const phone = hasPhone ? this.normalizePhone(input.phone) : null;
@@ -256,7 +264,7 @@ export class AuthService {
 
   async signInWithPassword(input: { email?: unknown; phone?: unknown; password?: unknown }, meta: RequestMeta) {
     const email = typeof input.email === "string" && input.email !== "" ? input.email.trim().toLowerCase() : null;
-    const phone = typeof input.phone === "string" && input.phone !== "" ? normalizePhone(input.phone) : null;
+    const phone = typeof input.phone === "string" && input.phone !== "" ? gotruePhone(input.phone) : null;
     const account = email ?? phone ?? (typeof input.phone === "string" ? input.phone : "");
     await this.limiter.hit("signInPerIp", meta.ip);
     if (account) await this.limiter.hit("signInPerAccount", account);
@@ -312,10 +320,10 @@ export class AuthService {
     });
     await this.audit(user.id, "login", meta, { method, session_id: session.id });
     const fresh = (await this.repo.findUserById(user.id)) ?? user;
-    return this.#sessionResponse(fresh, session, refreshToken);
+    return this.#sessionResponse(fresh, session, refreshToken, meta);
   }
 
-  async #sessionResponse(user: UserRow, session: SessionRow, refreshToken: string): Promise<SessionResponse> {
+  async #sessionResponse(user: UserRow, session: SessionRow, refreshToken: string, meta: RequestMeta): Promise<SessionResponse> {
     const view = await this.view(user);
     const { token, expiresAt } = await this.#tokens.issue({
       userId: user.id,
@@ -327,6 +335,7 @@ export class AuthService {
       sessionId: session.id,
       aal: session.aal === "aal2" ? "aal2" : "aal1",
       amr: JSON.parse(session.amr) as Amr,
+      ...(meta.requestOrigin ? { origin: meta.requestOrigin } : {}),
     });
     return {
       access_token: token,
@@ -358,13 +367,24 @@ export class AuthService {
         appCode: "token_expired",
       });
     }
+    let parentId = row.id;
     const rotated = row.revoked === 0 && (await this.repo.revokeRefreshToken(row.id, now.toISOString()));
     if (!rotated) {
       const revokedAt = row.revoked_at ? Date.parse(row.revoked_at) : now.getTime();
       if (now.getTime() - revokedAt > REFRESH_REUSE_GRACE_MS) {
-        await this.repo.deleteSession(session.id);
-        await this.audit(row.user_id, "token_revoked", meta, { reason: "refresh_token_reuse", session_id: session.id });
-        throw authErrors.refreshAlreadyUsed();
+        // As GoTrue: when the token that replaced this one was never used, the client most likely lost the answer
+        // that carried it, so it gets the session's active token (a fresh one here: only hashes are stored).
+        const latest = await this.repo.latestRefreshTokenOfSession(session.id);
+        const recoverable =
+          latest?.parent_id === row.id &&
+          latest.revoked === 0 &&
+          (await this.repo.revokeRefreshToken(latest.id, now.toISOString()));
+        if (!latest || !recoverable) {
+          await this.repo.deleteSession(session.id);
+          await this.audit(row.user_id, "token_revoked", meta, { reason: "refresh_token_reuse", session_id: session.id });
+          throw authErrors.refreshAlreadyUsed();
+        }
+        parentId = latest.id;
       }
     }
     const user = await this.repo.findUserById(row.user_id);
@@ -375,12 +395,12 @@ export class AuthService {
       token_hash: sha256Hex(next),
       session_id: session.id,
       user_id: user.id,
-      parent_id: row.id,
+      parent_id: parentId,
       created_at: now.toISOString(),
     });
     await this.repo.updateSession(session.id, { refreshed_at: now.toISOString(), updated_at: now.toISOString() });
     await this.audit(user.id, "token_refreshed", meta, { session_id: session.id });
-    return this.#sessionResponse(user, session, next);
+    return this.#sessionResponse(user, session, next, meta);
   }
 
   /** The signed-in person behind verified claims, or null when the user or the session is gone. */
@@ -737,11 +757,22 @@ export class AuthService {
   /** PUT /user. */
   async updateUser(
     caller: Caller,
-    input: { email?: unknown; phone?: unknown; password?: unknown; data?: unknown; nonce?: unknown; channel?: unknown },
+    input: {
+      email?: unknown;
+      phone?: unknown;
+      password?: unknown;
+      data?: unknown;
+      app_metadata?: unknown;
+      nonce?: unknown;
+      channel?: unknown;
+    },
     meta: RequestMeta,
   ): Promise<UserRow> {
     const { user } = caller;
     const now = new Date().toISOString();
+    const setsAppMetadata = input.app_metadata !== undefined && input.app_metadata !== null;
+    const isAdmin = parseJson(user.app_metadata).role === "admin";
+    if (setsAppMetadata && !isAdmin) throw new AuthError(403, "not_admin", "Updating app_metadata requires admin privileges");
     const changesPassword = typeof input.password === "string" && input.password !== "";
     const changesEmail = typeof input.email === "string" && input.email !== "" && input.email.trim().toLowerCase() !== user.email;
     if ((changesPassword || changesEmail) && caller.session.aal !== "aal2") {
@@ -768,6 +799,12 @@ export class AuthService {
         else merged[k] = v;
       }
       await this.repo.updateUser(user.id, { user_metadata: JSON.stringify(merged), updated_at: now });
+    }
+    if (setsAppMetadata) {
+      if (typeof input.app_metadata !== "object" || Array.isArray(input.app_metadata))
+        throw authErrors.validation("app_metadata must be an object");
+      const merged = { ...parseJson(user.app_metadata), ...(input.app_metadata as Record<string, unknown>) };
+      await this.repo.updateUser(user.id, { app_metadata: JSON.stringify(merged), updated_at: now });
     }
     if (typeof input.email === "string" && input.email !== "") {
       const email = this.normalizeEmail(input.email);
@@ -919,7 +956,7 @@ export class AuthService {
     await this.repo.deleteAal1SessionsOf(caller.user.id);
     await this.repo.deleteUnverifiedFactorsOf(caller.user.id);
     await this.audit(caller.user.id, "mfa_verified", meta, { factor_id: factor.id });
-    return this.#sessionResponse(caller.user, session, refreshToken);
+    return this.#sessionResponse(caller.user, session, refreshToken, meta);
   }
 
   async unenrollFactor(caller: Caller, factorId: string, meta: RequestMeta) {

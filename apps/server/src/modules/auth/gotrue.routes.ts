@@ -14,7 +14,14 @@ import { languageFromHeader } from "./texts.ts";
 
 const API_VERSION_HEADER = "x-supabase-api-version";
 /** Routes Supabase's gateway serves without an API key (links opened from messages, discovery). */
-const OPEN_ROUTES = new Set(["/verify", "/callback", "/authorize", "/.well-known/jwks.json", "/health"]);
+const OPEN_ROUTES = new Set([
+  "/verify",
+  "/callback",
+  "/authorize",
+  "/.well-known/jwks.json",
+  "/.well-known/oauth-authorization-server",
+  "/health",
+]);
 /** Providers Supabase knows, none enabled here; the id_token issuers it checks them against. */
 const ID_TOKEN_ISSUERS: Record<string, string> = {
   google: "https://accounts.google.com",
@@ -74,6 +81,7 @@ function metaOf(request: FastifyRequest): RequestMeta & { origin: string; redire
     userAgent: typeof userAgent === "string" ? userAgent : null,
     language: languageFromHeader(request.headers["accept-language"]),
     origin,
+    requestOrigin: `${request.protocol}://${request.host}`,
     ...(redirectTo ? { redirectTo } : {}),
   };
 }
@@ -167,7 +175,9 @@ export async function gotrueRoutes(app: FastifyInstance) {
   async function requireAdmin(request: FastifyRequest): Promise<void> {
     const token = accessTokenOf(request);
     if (!token) throw authErrors.noAuthorization();
-    if (safeEqual(token, keys.serviceRoleKey) || (await app.deps.auth.tokens.verifyRoleKey(token)) === "service_role") return;
+    if (safeEqual(token, keys.serviceRoleKey)) return;
+    const role = await app.deps.auth.tokens.verifyRoleKey(token);
+    if (role === "service_role" || role === "supabase_admin") return;
     const { claims } = await service().authenticate(token);
     if (claims.app_metadata?.role !== "admin") throw authErrors.notAdmin();
   }
@@ -235,8 +245,10 @@ export async function gotrueRoutes(app: FastifyInstance) {
         return service().exchangeCode(body.auth_code, body.code_verifier, meta);
       case "id_token":
         return idTokenNotEnabled(body);
+      case "web3":
+        throw new AuthError(422, "web3_provider_disabled", "Web3 provider is disabled");
       default:
-        throw new AuthError(400, "validation_failed", "unsupported_grant_type");
+        throw new AuthError(400, "invalid_credentials", "unsupported_grant_type");
     }
   });
 
@@ -299,6 +311,20 @@ export async function gotrueRoutes(app: FastifyInstance) {
   app.delete("/user/identities/:id", async () => {
     throw new AuthError(404, "manual_linking_disabled", "Manual linking is disabled");
   });
+  // The OAuth 2.1 server (Hikaya as an identity provider for other apps) is off.
+  const oauthServerDisabled = async () => {
+    throw new AuthError(404, "feature_disabled", "OAuth server is disabled");
+  };
+  app.get("/.well-known/oauth-authorization-server", oauthServerDisabled);
+  app.all("/oauth/*", oauthServerDisabled);
+  app.all("/user/oauth/*", async (request) => {
+    await caller(request);
+    return oauthServerDisabled();
+  });
+  app.all("/admin/oauth/*", async (request) => {
+    await requireAdmin(request);
+    return oauthServerDisabled();
+  });
 
   // ── MFA ──
   app.post("/factors", async (request) => service().enrollFactor(await caller(request), bodyOf(request), request.hostname));
@@ -316,8 +342,8 @@ export async function gotrueRoutes(app: FastifyInstance) {
   app.get("/admin/users", async (request, reply) => {
     await requireAdmin(request);
     const q = queryOf(request);
-    const page = Math.max(1, Number.parseInt(q.page ?? "", 10) || 1);
-    const perPage = Math.min(1000, Math.max(1, Number.parseInt(q.per_page ?? "", 10) || 50));
+    const page = Math.max(1, paginationParam(q.page, 1));
+    const perPage = Math.min(1000, Math.max(1, paginationParam(q.per_page, 50)));
     const { users: rows, total } = await service().adminListUsers((page - 1) * perPage, perPage);
     const lastPage = Math.max(1, Math.ceil(total / perPage));
     const links = [
@@ -351,6 +377,18 @@ export async function gotrueRoutes(app: FastifyInstance) {
     const meta = metaOf(request);
     return service().generateLink(bodyOf(request), meta, meta.redirectTo);
   });
+}
+
+/** GoTrue reads page and per_page as unsigned integers and names the one it could not read. */
+function paginationParam(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new AuthError(
+      400,
+      "validation_failed",
+      `Bad Pagination Parameters: strconv.ParseUint: parsing "${value}": invalid syntax`,
+    );
+  return Number(value);
 }
 
 function idTokenNotEnabled(body: Body): never {

@@ -18,6 +18,15 @@ export function normalizePhone(input: string): string | null {
   return parsed?.isValid() ? parsed.number : null;
 }
 
+/**
+ * /auth/v1 checks numbers as Supabase Auth does: any 2 to 15 digits not starting with 0, after a leading "+" and
+ * spaces are dropped. The product's own screens and /api keep the per-country check (normalizePhone).
+ */
+export function gotruePhone(input: string): string | null {
+  const digits = input.trim().replace(/^\+/, "").replaceAll(" ", "");
+  return /^[1-9]\d{1,14}$/.test(digits) ? `+${digits}` : null;
+}
+
 export const supabasePhone = (e164: string | null): string => (e164 ? e164.replace(/^\+/, "") : "");
 
 export interface ResolvedCountry {
