@@ -163,6 +163,17 @@ export async function countUnread(db: Db, userId: string, fromRole: "user" | "fa
   return Number(row?.n ?? 0);
 }
 
+/** Conversations whose newest message is the person's: waiting for a facilitator's reply. */
+export async function countWaitingConversations(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("conversations")
+    .innerJoin("messages", "messages.id", "conversations.last_message_id")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("messages.sender_role", "=", "user")
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function findPerson(db: Db, userId: string) {
   return db
     .selectFrom("users as u")

@@ -10,6 +10,7 @@ import {
   messagesPageRequestSchema,
   messagesPageSchema,
   messageTypeSchema,
+  unreadCountSchema,
   VOICE_NOTE_MAX_BYTES,
 } from "@hikaya/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -18,6 +19,7 @@ import { z } from "zod";
 import { AppError, forbidden } from "../../errors.ts";
 import { type AuthContext, requireAdmin, requireUser } from "../auth/guards.ts";
 import { multipartParts } from "../../plugins/multipart.ts";
+import { notifyReply } from "../reminders/push.service.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
 import { MessagesService, type Sender, type SendInput, toChatMessage, VOICE_BUCKET } from "./messages.service.ts";
@@ -220,7 +222,39 @@ export async function messageRoutes(fastify: FastifyInstance) {
     async (request, reply) => openLiveStream(request, reply, hub, "all", streams),
   );
 
+  app.get(
+    "/messages/unread",
+    {
+      schema: {
+        tags: ["messages"],
+        summary: "How many facilitator messages the caller has not read (the menu's Message Center count)",
+        response: { 200: unreadCountSchema },
+      },
+    },
+    async (request, reply) => {
+      const auth = await requireUser(request);
+      reply.header("cache-control", "private, no-store");
+      return { count: await service.unreadForUser(auth.userId) };
+    },
+  );
+
   // ── Facilitators (admins) ───────────────────────────────────────────────────────────────────
+  app.get(
+    "/admin/conversations/waiting",
+    {
+      schema: {
+        tags: ["messages"],
+        summary: "Facilitators: how many conversations wait for a reply (the console navigation's count)",
+        response: { 200: unreadCountSchema },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      reply.header("cache-control", "private, no-store");
+      return { count: await service.waitingCount() };
+    },
+  );
+
   app.get(
     "/admin/conversations",
     {
@@ -287,7 +321,12 @@ export async function messageRoutes(fastify: FastifyInstance) {
     async (request) => {
       const auth = await requireAdmin(request);
       await service.ensureConversationOwner(request.params.userId);
-      return send(request, request.params.userId, auth, "facilitator");
+      const message = await send(request, request.params.userId, auth, "facilitator");
+      // The person's browsers hear of the reply even with the app closed; a push failure never fails the reply.
+      void notifyReply(app.deps, request.params.userId).catch((error) =>
+        request.log.warn({ err: error }, "push: reply notification failed"),
+      );
+      return message;
     },
   );
 

@@ -175,6 +175,10 @@ export class MessagesService {
     return repo.countUnread(this.#db, userId, "facilitator", conversation.user_read_id);
   }
 
+  async waitingCount(): Promise<number> {
+    return repo.countWaitingConversations(this.#db);
+  }
+
   async conversations(before: number | undefined, limit: number): Promise<ConversationList> {
     const rows = await repo.listConversations(this.#db, before, limit);
     const last = new Map(
