@@ -21,15 +21,16 @@ import { programApi } from "./modules/program/program-api.ts";
 import { reminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { storageRoutes } from "./modules/storage/storage.routes.ts";
+import { moveStoryMediaPrivate, startStorageSweep } from "./modules/storage/storage-upkeep.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
 import { registerApiDocs } from "./plugins/api-docs.ts";
 import { installErrorHandler } from "./plugins/error-handler.ts";
-import { installTokenApiBody } from "./plugins/token-api-body.ts";
 import { clientErrorHandler, frameworkErrors, installInputRules, trustProxyOption } from "./plugins/http-edge.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { installBodyTimeout } from "./plugins/timeouts.ts";
-import { seedDemoProgram } from "./seed/demo-seed.ts";
+import { installTokenApiBody } from "./plugins/token-api-body.ts";
 import { installWriteLimits } from "./plugins/write-limits.ts";
+import { seedDemoProgram } from "./seed/demo-seed.ts";
 
 export interface BuildOptions {
   /** Pino options or false; tests pass false. */
@@ -56,7 +57,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
-    genReqId: () => crypto.randomUUID(),
     // Timeouts of the HTTP edge (README "Limits and timeouts"); a JSON body's own deadline is plugins/timeouts.ts.
     http: {
       headersTimeout: config.http.headersTimeoutMs,
@@ -67,6 +67,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     keepAliveTimeout: config.http.keepAliveTimeoutMs,
     frameworkErrors,
     clientErrorHandler,
+    genReqId: () => crypto.randomUUID(),
     requestIdHeader: "x-request-id",
     return503OnClosing: true,
     forceCloseConnections: "idle",
@@ -97,21 +98,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.decorate("deps", deps);
     if (config.admin) await deps.auth.service.ensureAdmin(config.admin);
     if (config.seedDemo) await seedDemoProgram(deps, app.log);
+    await moveStoryMediaPrivate(deps, app.log);
   } catch (error) {
     if (ownsDatabase) await database.close();
     throw error;
   }
   if (ownsDatabase) app.addHook("onClose", async () => database.close());
   app.addHook("onClose", async () => app.deps.bus.close());
+  startStorageSweep(app, config.storageSweepIntervalMinutes);
 
   installErrorHandler(app);
-  installTokenApiBody(app);
-  await registerApiDocs(app); // before every route, so the OpenAPI document sees them all
-  await app.register(healthRoutes, { prefix: "/api" });
   await registerSecurityHeaders(app, config.publicUrl);
   installInputRules(app);
   installWriteLimits(app, config.http.rateLimitFactor); // before every route: it reads each route as it is added
   installBodyTimeout(app, config.http.bodyTimeoutMs);
+  installTokenApiBody(app);
+  await registerApiDocs(app); // before every route, so the OpenAPI document sees them all
+  await app.register(healthRoutes, { prefix: "/api" });
   await app.register(gotrueRoutes, { prefix: "/auth/v1" });
   await app.register(accountRoutes, { prefix: "/api" });
   await app.register(accountSettingsRoutes, { prefix: "/api" });

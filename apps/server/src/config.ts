@@ -79,6 +79,8 @@ const envSchema = z
     // A session not refreshed for this many days ends (0: sessions end only at log-out). Like Supabase's
     // sessions.inactivity_timeout; a family that opens the app once a month stays signed in.
     SESSION_INACTIVITY_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+    // The storage sweep (temporary files, files no row points to) runs at start-up and then this often; 0: start-up only.
+    STORAGE_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(360),
     // How often each replica looks for due story reminders (0: only when an operator runs them).
     REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   })
@@ -95,10 +97,10 @@ const envSchema = z
     if (env.SMS_PROVIDER === "twilio")
       for (const key of ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_FROM"] as const)
         if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when SMS_PROVIDER=twilio" });
-    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD))
-      ctx.addIssue({ code: "custom", path: ["ADMIN_PASSWORD"], message: "ADMIN_EMAIL and ADMIN_PASSWORD go together" });
     if (env.NODE_ENV === "production" && !env.PUBLIC_URL)
       ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when NODE_ENV=production" });
+    if (Boolean(env.ADMIN_EMAIL) !== Boolean(env.ADMIN_PASSWORD))
+      ctx.addIssue({ code: "custom", path: ["ADMIN_PASSWORD"], message: "ADMIN_EMAIL and ADMIN_PASSWORD go together" });
   });
 
 export type Env = z.infer<typeof envSchema>;
@@ -137,6 +139,8 @@ export interface Config {
   };
   /** Seconds between two looks for due story reminders on each replica; 0 turns the timer off. */
   reminderIntervalSeconds: number;
+  /** Minutes between storage sweeps after the one at start-up; 0 sweeps at start-up only. */
+  storageSweepIntervalMinutes: number;
   storage:
     | { driver: "local"; root: string }
     | {
@@ -190,10 +194,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: env.SEED_DEMO,
     webDistDir: resolve(env.WEB_DIST_DIR ?? resolve(REPO_ROOT, "apps/web/dist")),
     trustProxy: env.TRUST_PROXY,
-    auth: {
-      scryptLogN: env.AUTH_SCRYPT_LOG_N,
-      rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR,
-      jwtExpirySeconds: env.JWT_EXPIRY_SECONDS,
     http: {
       rateLimitFactor: env.RATE_LIMIT_FACTOR,
       bodyTimeoutMs: env.HTTP_BODY_TIMEOUT_SECONDS * 1000,
@@ -202,9 +202,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       idleTimeoutMs: env.HTTP_IDLE_TIMEOUT_SECONDS * 1000,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
     },
+    auth: {
+      scryptLogN: env.AUTH_SCRYPT_LOG_N,
+      rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR,
+      jwtExpirySeconds: env.JWT_EXPIRY_SECONDS,
       sessionInactivityDays: env.SESSION_INACTIVITY_DAYS,
     },
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
+    storageSweepIntervalMinutes: env.STORAGE_SWEEP_INTERVAL_MINUTES,
     storage:
       env.STORAGE_DRIVER === "s3"
         ? {

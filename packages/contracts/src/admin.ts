@@ -49,11 +49,17 @@ export const DOCUMENT_KEYS = ["termsAndCondition", "privacyAndPolicy", "greeting
 export const documentKeySchema = z.enum(DOCUMENT_KEYS);
 export type DocumentKey = z.infer<typeof documentKeySchema>;
 
-/** A file in Hikaya's own public storage, as returned by an upload. */
+/**
+ * A file in Hikaya's own storage: a public one as returned by an upload, or a story's private media as the
+ * console shows it (its reference or a signed link to it).
+ */
 export const storedPathSchema = z
   .string()
   .max(600)
-  .regex(/^\/storage\/v1\/object\/public\/[a-z-]+\/[A-Za-z0-9][A-Za-z0-9._/-]*(\?v=\d+)?$/, "must be an uploaded file");
+  .regex(
+    /^\/storage\/v1\/object\/(public|authenticated|sign)\/[a-z-]+\/[A-Za-z0-9][A-Za-z0-9._/-]*(\?v=\d+|\?expires=\d+&signature=[A-Za-z0-9_-]+)?$/,
+    "must be an uploaded file",
+  );
 
 /** A story video: an uploaded file, or a YouTube / Vimeo address. */
 export const externalVideoUrlSchema = z
@@ -204,6 +210,8 @@ export const adminUserDetailSchema = z.object({
     agreeToReminder: z.boolean(),
     /** When each consent answer was given (ISO), null if never recorded. */
     agreeToReminderAt: z.string().nullable(),
+    /** How reminders were turned off: the stop link, a STOP reply, or Edit Profile; null while on. */
+    remindersStoppedVia: z.enum(["link", "reply", "profile"]).nullable(),
     whatsappOptIn: z.boolean().nullable(),
     whatsappOptInAt: z.string().nullable(),
     language: z.enum(["en", "ar"]).nullable(),

@@ -50,8 +50,14 @@ export type InstructionLocation = (typeof INSTRUCTION_LOCATIONS)[number];
 
 /** Storage buckets. Public ones are served at /storage/v1/object/public/<bucket>/<path>. */
 export const PUBLIC_BUCKETS = ["thumbnails", "videos", "question-media", "audio", "images", "instructions", "documents"] as const;
-export const PRIVATE_BUCKETS = ["recordings", "voice-notes"] as const;
+export const PRIVATE_BUCKETS = ["recordings", "voice-notes", "story-media"] as const;
 export type PublicBucket = (typeof PUBLIC_BUCKETS)[number];
 export type PrivateBucket = (typeof PRIVATE_BUCKETS)[number];
 export type Bucket = PublicBucket | PrivateBucket;
 export const publicObjectPath = (bucket: PublicBucket, path: string) => `/storage/v1/object/public/${bucket}/${path}`;
+/**
+ * A story's video, question media and family answers stay private until the story is unlocked for the person: rows
+ * keep this reference, and the API hands out a short-lived signed link (`/storage/v1/object/sign/...`) instead.
+ */
+export const STORY_MEDIA_BUCKET = "story-media" as const;
+export const storyMediaPath = (key: string) => `/storage/v1/object/authenticated/${STORY_MEDIA_BUCKET}/${key}`;

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream, existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import type { PublicBucket } from "@hikaya/contracts";
-import { DEFAULT_PRIMARY_COLOR, PUBLIC_BUCKETS, publicObjectPath } from "@hikaya/contracts";
+import { DEFAULT_PRIMARY_COLOR, PUBLIC_BUCKETS, publicObjectPath, STORY_MEDIA_BUCKET, storyMediaPath } from "@hikaya/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type { Insertable } from "kysely";
 import { z } from "zod";
@@ -66,6 +66,21 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
     }
     return publicObjectPath(bucket as PublicBucket, objectKey);
   };
+  const privateRefs = new Map<string, string>();
+  /**
+   * Copies one of a story's media (video, question media, answer) into private storage under a random name, so
+   * it is reached only through the signed links given to people the story is open to (storage/story-media.ts).
+   */
+  const storePrivate = async (path: string): Promise<string> => {
+    let ref = privateRefs.get(path);
+    if (!ref) {
+      const key = `${randomUUID()}${extname(path).toLowerCase()}`;
+      await storage.put(STORY_MEDIA_BUCKET, key, createReadStream(join(DEMO_DIR, "files", path)), contentTypeFor(path));
+      ref = storyMediaPath(key);
+      privateRefs.set(path, ref);
+    }
+    return ref;
+  };
 
   const now = new Date().toISOString();
   const characterIds = new Map<string, string>();
@@ -103,7 +118,7 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
       title_ar: s.title.ar,
       subtitle_en: s.subtitle.en,
       subtitle_ar: s.subtitle.ar,
-      video_url: await store(s.video),
+      video_url: await storePrivate(s.video),
       thumbnail_path: publicObjectPath("thumbnails", id),
       duration_seconds: s.durationSeconds ?? null,
       created_at: now,
@@ -111,13 +126,19 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
     });
     for (const [qi, q] of s.questions.entries()) {
       const questionId = randomUUID();
-      questions.push({ id: questionId, story_id: id, position: qi + 1, media_path: await store(q.media), created_at: now });
+      questions.push({
+        id: questionId,
+        story_id: id,
+        position: qi + 1,
+        media_path: await storePrivate(q.media),
+        created_at: now,
+      });
       for (const [ai, a] of q.answers.entries()) {
         answers.push({
           id: randomUUID(),
           question_id: questionId,
           character_id: characterId(a.character),
-          audio_path: await store(a.audio),
+          audio_path: await storePrivate(a.audio),
           position: ai + 1,
           created_at: now,
         });

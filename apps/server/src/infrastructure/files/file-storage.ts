@@ -29,7 +29,20 @@ export interface FileStorage {
   check?(): Promise<void>;
   /** With redirect delivery, an address a browser may fetch the object from itself; null: stream it. */
   urlFor?(bucket: Bucket, key: string, expiresInSeconds: number): Promise<string | null>;
+  /**
+   * Every object of a bucket, for the storage sweep; on local disk also the `.part` files an interrupted write
+   * left behind (named `<key>.<uuid>.part`). Order is unspecified.
+   */
+  list(bucket: Bucket): AsyncIterable<ListedObject>;
 }
+
+export interface ListedObject {
+  key: string;
+  lastModified: Date;
+}
+
+/** A temporary file of an interrupted write (local disk): `<key>.<uuid>.part` and its `.part.type` sidecar. */
+export const TEMP_OBJECT = /\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.part(\.type)?$/;
 
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

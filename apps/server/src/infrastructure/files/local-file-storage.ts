@@ -1,11 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { dirname, join, relative, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Bucket } from "@hikaya/contracts";
-import { type ByteRange, contentTypeFor, type FileStorage, objectKeyOrThrow, type StoredObjectInfo } from "./file-storage.ts";
+import {
+  type ByteRange,
+  contentTypeFor,
+  type FileStorage,
+  type ListedObject,
+  objectKeyOrThrow,
+  type StoredObjectInfo,
+} from "./file-storage.ts";
 
 /**
  * Files under DATA_DIR/storage/<bucket>/<key>. Writes go to a temporary file in the same directory
@@ -69,5 +76,17 @@ export class LocalFileStorage implements FileStorage {
     const path = this.#path(bucket, key);
     await rm(path, { force: true });
     await rm(`${path}.__type`, { force: true });
+  }
+
+  async *list(bucket: Bucket): AsyncIterable<ListedObject> {
+    const root = join(this.#root, bucket);
+    const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+    const files = new Set(entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)));
+    for (const path of files) {
+      // A content-type sidecar goes with its file; only one whose file is gone is listed (and so swept).
+      if (path.endsWith(".__type") && files.has(path.slice(0, -".__type".length))) continue;
+      const s = await stat(path).catch(() => null);
+      if (s) yield { key: relative(root, path).split(sep).join("/"), lastModified: s.mtime };
+    }
   }
 }

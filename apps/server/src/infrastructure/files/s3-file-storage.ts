@@ -1,11 +1,18 @@
 import { PassThrough, type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { type Bucket, PUBLIC_BUCKETS } from "@hikaya/contracts";
 import type { Config } from "../../config.ts";
-import { type ByteRange, type FileStorage, objectKeyOrThrow, type StoredObjectInfo } from "./file-storage.ts";
+import { type ByteRange, type FileStorage, type ListedObject, objectKeyOrThrow, type StoredObjectInfo } from "./file-storage.ts";
 
 type S3Config = Extract<Config["storage"], { driver: "s3" }>;
 
@@ -126,5 +133,20 @@ export class S3FileStorage implements FileStorage {
 
   async delete(bucket: Bucket, key: string) {
     await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(bucket, key) }));
+  }
+
+  async *list(bucket: Bucket): AsyncIterable<ListedObject> {
+    const prefix = `${bucket}/`;
+    let token: string | undefined;
+    do {
+      const page = await this.#client.send(
+        new ListObjectsV2Command({ Bucket: this.#bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key?.startsWith(prefix))
+          yield { key: object.Key.slice(prefix.length), lastModified: object.LastModified ?? new Date(0) };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 }

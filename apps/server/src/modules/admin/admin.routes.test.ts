@@ -411,7 +411,11 @@ describe("questions, family members and answers", () => {
       payload: { characterId: huda.id, audio },
     });
     expect(withAnswer.statusCode).toBe(200);
-    expect(withAnswer.json()[0].answers[0]).toMatchObject({ characterNameEn: "Huda", audio });
+    // A family member's answer is a story's private media: stored as a private copy, shown as a signed link.
+    expect(withAnswer.json()[0].answers[0]).toMatchObject({
+      characterNameEn: "Huda",
+      audio: expect.stringMatching(/^\/storage\/v1\/object\/sign\/story-media\/[0-9a-f-]{36}\.m4a\?expires=/),
+    });
     const badCharacter = await t.app.inject({
       method: "POST",
       url: `/api/admin/questions/${q1.id}/answers`,

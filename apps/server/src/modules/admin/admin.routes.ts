@@ -111,7 +111,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
   // ─── stories ──────────────────────────────────────────────────────────────────────────────────
 
   app.get("/stories", { schema: { tags: ["admin"], response: { 200: z.array(adminStorySchema) } } }, async () =>
-    stories.listStories(app.deps.db),
+    stories.listStories(app.deps),
   );
   app.post(
     "/stories",
@@ -121,7 +121,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
   app.get(
     "/stories/:id",
     { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errorResponses(404) } } },
-    async (request) => stories.getStory(app.deps.db, request.params.id),
+    async (request) => stories.getStory(app.deps, request.params.id),
   );
   app.put(
     "/stories/:id",
@@ -173,7 +173,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   const questionList = { 200: z.array(adminQuestionSchema), ...errorResponses(400, 404, 409) };
   app.get("/stories/:id/questions", { schema: { tags: ["admin"], params: idParams, response: questionList } }, async (request) =>
-    stories.listQuestions(app.deps.db, request.params.id),
+    stories.listQuestions(app.deps, request.params.id),
   );
   app.post(
     "/stories/:id/questions",

@@ -16,6 +16,7 @@ import type { DB } from "../../db/database.ts";
 import type { AppDeps } from "../../deps.ts";
 import { conflict, notFound } from "../../errors.ts";
 import { getSiteSettings, saveSiteSettings } from "../settings/settings.service.ts";
+import { releaseFiles } from "../storage/story-media.ts";
 import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./content.repository.ts";
 
@@ -61,7 +62,7 @@ export async function createCharacter(deps: AppDeps, actor: Actor, input: Charac
 
 export async function updateCharacter(deps: AppDeps, actor: Actor, id: string, input: CharacterInput): Promise<AdminCharacter[]> {
   const data = characterInputSchema.parse(input);
-  await deps.db.transaction().execute(async (trx) => {
+  const before = await deps.db.transaction().execute(async (trx) => {
     const before = await repo.findCharacterRow(trx, id);
     if (!before) throw notFound("Family member not found");
     await repo.updateCharacterRow(trx, id, {
@@ -71,13 +72,16 @@ export async function updateCharacter(deps: AppDeps, actor: Actor, id: string, i
       audio_path: data.audio,
     });
     await audit(trx, actor, "character.update", { type: "character", id }, { nameEn: data.nameEn, nameAr: data.nameAr });
+    return before;
   });
+  // A replaced picture or greeting goes once no row uses it.
+  await releaseFiles(deps, [before.thumbnail_path, before.audio_path]);
   return listCharacters(deps.db);
 }
 
 /** A family member who still answers questions cannot be removed: their answers would vanish with them. */
 export async function deleteCharacter(deps: AppDeps, actor: Actor, id: string): Promise<AdminCharacter[]> {
-  await deps.db.transaction().execute(async (trx) => {
+  const row = await deps.db.transaction().execute(async (trx) => {
     const all = await repo.listCharacterRows(trx);
     const row = all.find((c) => c.id === id);
     if (!row) throw notFound("Family member not found");
@@ -85,7 +89,9 @@ export async function deleteCharacter(deps: AppDeps, actor: Actor, id: string): 
       throw conflict("This family member still answers questions; remove those answers first");
     await repo.deleteCharacterRow(trx, id);
     await audit(trx, actor, "character.delete", { type: "character", id }, { nameEn: row.name_en });
+    return row;
   });
+  await releaseFiles(deps, [row.thumbnail_path, row.audio_path]);
   return listCharacters(deps.db);
 }
 
@@ -120,10 +126,13 @@ export async function addLandingAnswer(deps: AppDeps, actor: Actor, input: { cha
 }
 
 export async function deleteLandingAnswer(deps: AppDeps, actor: Actor, id: string) {
-  await deps.db.transaction().execute(async (trx) => {
-    if ((await repo.deleteLandingAnswerRow(trx, id)) !== 1) throw notFound("Landing answer not found");
+  const audio = await deps.db.transaction().execute(async (trx) => {
+    const row = (await repo.listLandingAnswerRows(trx)).find((r) => r.id === id);
+    if (!row || (await repo.deleteLandingAnswerRow(trx, id)) !== 1) throw notFound("Landing answer not found");
     await audit(trx, actor, "landing_answer.delete", { type: "landing_answer", id });
+    return row.audio_path;
   });
+  await releaseFiles(deps, [audio]);
   return listLandingAnswers(deps.db);
 }
 
@@ -145,18 +154,24 @@ export async function getMedia(db: DB): Promise<AdminMedia> {
 }
 
 export async function setInstruction(deps: AppDeps, actor: Actor, location: InstructionLocation, media: string) {
-  await deps.db.transaction().execute(async (trx) => {
+  const replaced = await deps.db.transaction().execute(async (trx) => {
+    const before = (await repo.listInstructionRows(trx)).find((r) => r.location === location);
     await repo.upsertInstruction(trx, location, media, new Date().toISOString());
     await audit(trx, actor, "instruction.update", { type: "instruction", id: location }, { media });
+    return before?.media_path;
   });
+  await releaseFiles(deps, [replaced]);
   return getMedia(deps.db);
 }
 
 export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey, path: string) {
-  await deps.db.transaction().execute(async (trx) => {
+  const replaced = await deps.db.transaction().execute(async (trx) => {
+    const before = (await repo.listDocumentRows(trx)).find((r) => r.key === key);
     await repo.upsertDocument(trx, key, path, new Date().toISOString());
     await audit(trx, actor, "document.update", { type: "document", id: key }, { path });
+    return before?.path;
   });
+  await releaseFiles(deps, [replaced]);
   return getMedia(deps.db);
 }
 

@@ -8,39 +8,41 @@ import {
   type StoryInput,
   storyInputSchema,
 } from "@hikaya/contracts";
-import type { DB } from "../../db/database.ts";
 import { isForeignKeyViolation, isRetryableTransactionError, isUniqueViolation } from "../../db/dialect.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
+import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media.ts";
 import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./stories.repository.ts";
 import { storeUpload } from "./uploads.service.ts";
 
 type StoryRow = NonNullable<Awaited<ReturnType<typeof repo.findStoryRow>>>;
+/** Reads give a story's private media as signed links, so the console can preview them (story-media.ts). */
+type ReadDeps = Pick<AppDeps, "db" | "auth">;
 
-const toAdminStory = (row: StoryRow & { question_count?: unknown; watched_count?: unknown }): AdminStory => ({
+const toAdminStory = (deps: ReadDeps, row: StoryRow & { question_count?: unknown; watched_count?: unknown }): AdminStory => ({
   id: row.id,
   order: Number(row.position),
   titleEn: row.title_en,
   titleAr: row.title_ar,
   subtitleEn: row.subtitle_en,
   subtitleAr: row.subtitle_ar,
-  videoUrl: row.video_url,
+  videoUrl: signMedia(deps, row.video_url),
   thumbnailUrl: row.thumbnail_path,
   questionCount: Number(row.question_count ?? 0),
   watchedCount: Number(row.watched_count ?? 0),
   updatedAt: row.updated_at,
 });
 
-export async function listStories(db: DB): Promise<AdminStory[]> {
-  const rows = await repo.listStoriesWithCounts(db);
-  return rows.map(toAdminStory);
+export async function listStories(deps: ReadDeps): Promise<AdminStory[]> {
+  const rows = await repo.listStoriesWithCounts(deps.db);
+  return rows.map((row) => toAdminStory(deps, row));
 }
 
-export async function getStory(db: DB, id: string): Promise<AdminStory> {
-  const row = (await repo.listStoriesWithCounts(db)).find((r) => r.id === id);
+export async function getStory(deps: ReadDeps, id: string): Promise<AdminStory> {
+  const row = (await repo.listStoriesWithCounts(deps.db)).find((r) => r.id === id);
   if (!row) throw notFound("Story not found");
-  return toAdminStory(row);
+  return toAdminStory(deps, row);
 }
 
 /**
@@ -71,6 +73,7 @@ async function withPlaceRetry<T>(work: () => Promise<T>): Promise<T> {
 
 export async function createStory(deps: AppDeps, actor: Actor, input: StoryInput): Promise<AdminStory> {
   const data = storyInputSchema.parse(input);
+  const videoUrl = await privateMediaRef(deps, data.videoUrl, "videoUrl");
   const id = randomUUID();
   await withPlaceRetry(() =>
     deps.db.transaction().execute(async (trx) => {
@@ -84,27 +87,22 @@ export async function createStory(deps: AppDeps, actor: Actor, input: StoryInput
         title_ar: data.titleAr,
         subtitle_en: data.subtitleEn,
         subtitle_ar: data.subtitleAr,
-        video_url: data.videoUrl,
+        video_url: videoUrl,
         thumbnail_path: null,
         duration_seconds: null,
         created_at: now,
         updated_at: now,
       });
-      await audit(
-        trx,
-        actor,
-        "story.create",
-        { type: "story", id },
-        { order: position, titleEn: data.titleEn, videoUrl: data.videoUrl },
-      );
+      await audit(trx, actor, "story.create", { type: "story", id }, { order: position, titleEn: data.titleEn, videoUrl });
     }),
   );
-  return getStory(deps.db, id);
+  return getStory(deps, id);
 }
 
 export async function updateStory(deps: AppDeps, actor: Actor, id: string, input: StoryInput): Promise<AdminStory> {
   const data = storyInputSchema.parse(input);
-  await deps.db.transaction().execute(async (trx) => {
+  const videoUrl = await privateMediaRef(deps, data.videoUrl, "videoUrl");
+  const replaced = await deps.db.transaction().execute(async (trx) => {
     const before = await repo.findStoryRow(trx, id);
     if (!before) throw notFound("Story not found");
     await repo.updateStoryRow(trx, id, {
@@ -112,7 +110,7 @@ export async function updateStory(deps: AppDeps, actor: Actor, id: string, input
       title_ar: data.titleAr,
       subtitle_en: data.subtitleEn,
       subtitle_ar: data.subtitleAr,
-      video_url: data.videoUrl,
+      video_url: videoUrl,
       updated_at: new Date().toISOString(),
     });
     const changed = Object.fromEntries(
@@ -122,15 +120,18 @@ export async function updateStory(deps: AppDeps, actor: Actor, id: string, input
           ["titleAr", before.title_ar, data.titleAr],
           ["subtitleEn", before.subtitle_en, data.subtitleEn],
           ["subtitleAr", before.subtitle_ar, data.subtitleAr],
-          ["videoUrl", before.video_url, data.videoUrl],
+          ["videoUrl", before.video_url, videoUrl],
         ] as const
       )
         .filter(([, a, b]) => a !== b)
         .map(([k, a, b]) => [k, { from: a, to: b }]),
     );
     await audit(trx, actor, "story.update", { type: "story", id }, changed);
+    return before.video_url;
   });
-  return getStory(deps.db, id);
+  // The video it replaced goes once no row uses it.
+  await releaseFiles(deps, [replaced]);
+  return getStory(deps, id);
 }
 
 /**
@@ -138,16 +139,24 @@ export async function updateStory(deps: AppDeps, actor: Actor, id: string, input
  * later story moves up one place. Progress rows that say someone watched it are kept as history, but
  * `lastWatchedStoryId` is read from the current orders of the stories that still exist (progress
  * module), so the frontier stays on stories the person really watched and nobody skips or repeats one.
- * Recordings are never deleted: they keep their story id and stay on the person's page.
+ * Recordings are never deleted: they keep their story id and stay on the person's page. The story's files
+ * (video, thumbnail, question media, answers) are removed once the rows are gone, unless another row uses one.
  */
 export async function deleteStory(
   deps: AppDeps,
   actor: Actor,
   id: string,
 ): Promise<{ id: string; watchedBy: number; recordingsKept: number }> {
-  return deps.db.transaction().execute(async (trx) => {
+  let files: (string | null)[] = [];
+  const result = await deps.db.transaction().execute(async (trx) => {
     const story = await repo.findStoryRow(trx, id);
     if (!story) throw notFound("Story not found");
+    const questions = await repo.listQuestionRows(trx, id);
+    const answers = await repo.listAnswerRows(
+      trx,
+      questions.map((q) => q.id),
+    );
+    files = [story.video_url, story.thumbnail_path, ...questions.map((q) => q.media_path), ...answers.map((a) => a.audio_path)];
     const now = new Date().toISOString();
     const watchedBy = await repo.countProgressForStory(trx, id);
     const recordingsKept = await repo.countRecordingsForStory(trx, id);
@@ -163,6 +172,8 @@ export async function deleteStory(
     );
     return { id, watchedBy, recordingsKept };
   });
+  await releaseFiles(deps, files);
+  return result;
 }
 
 /**
@@ -198,7 +209,7 @@ export async function reorderStories(deps: AppDeps, actor: Actor, input: Reorder
       await audit(trx, actor, "story.reorder", { type: "story" }, { moved });
     }),
   );
-  return listStories(deps.db);
+  return listStories(deps);
 }
 
 /** The thumbnail object is named by the story id in bucket "thumbnails" (spec section 3). */
@@ -216,23 +227,24 @@ export async function replaceThumbnail(deps: AppDeps, actor: Actor, id: string, 
       throw notFound("Story not found");
     await audit(trx, actor, "story.thumbnail", { type: "story", id }, { size: stored.size, contentType: stored.contentType });
   });
-  return getStory(deps.db, id);
+  await releaseFiles(deps, [story.thumbnail_path]);
+  return getStory(deps, id);
 }
 
 // ─── questions and answers ────────────────────────────────────────────────────────────────────────
 
-export async function listQuestions(db: DB, storyId: string): Promise<AdminQuestion[]> {
-  if (!(await repo.findStoryRow(db, storyId))) throw notFound("Story not found");
-  const questions = await repo.listQuestionRows(db, storyId);
+export async function listQuestions(deps: ReadDeps, storyId: string): Promise<AdminQuestion[]> {
+  if (!(await repo.findStoryRow(deps.db, storyId))) throw notFound("Story not found");
+  const questions = await repo.listQuestionRows(deps.db, storyId);
   const answers = await repo.listAnswerRows(
-    db,
+    deps.db,
     questions.map((q) => q.id),
   );
   return questions.map((q) => ({
     id: q.id,
     storyId: q.story_id,
     order: Number(q.position),
-    media: q.media_path,
+    media: signMedia(deps, q.media_path),
     answers: answers
       .filter((a) => a.question_id === q.id)
       .map((a) => ({
@@ -241,13 +253,15 @@ export async function listQuestions(db: DB, storyId: string): Promise<AdminQuest
         characterId: a.character_id,
         characterNameEn: a.name_en,
         characterNameAr: a.name_ar,
-        audio: a.audio_path,
+        audio: signMedia(deps, a.audio_path),
         order: Number(a.position),
       })),
   }));
 }
 
-export async function addQuestion(deps: AppDeps, actor: Actor, storyId: string, media: string): Promise<AdminQuestion[]> {
+export async function addQuestion(deps: AppDeps, actor: Actor, storyId: string, given: string): Promise<AdminQuestion[]> {
+  if (!(await repo.findStoryRow(deps.db, storyId))) throw notFound("Story not found");
+  const media = await privateMediaRef(deps, given, "media");
   await withPlaceRetry(() =>
     deps.db.transaction().execute(async (trx) => {
       if (!(await repo.findStoryRow(trx, storyId))) throw notFound("Story not found");
@@ -262,14 +276,22 @@ export async function addQuestion(deps: AppDeps, actor: Actor, storyId: string, 
       });
       await audit(trx, actor, "question.create", { type: "question", id }, { storyId, order: position, media });
     }),
-  );
-  return listQuestions(deps.db, storyId);
+  ).catch(async (error: unknown) => {
+    await releaseFiles(deps, [media]);
+    throw error;
+  });
+
+  return listQuestions(deps, storyId);
 }
 
-export async function updateQuestion(deps: AppDeps, actor: Actor, id: string, media: string): Promise<AdminQuestion[]> {
+export async function updateQuestion(deps: AppDeps, actor: Actor, id: string, given: string): Promise<AdminQuestion[]> {
+  if (!(await repo.findQuestionRow(deps.db, id))) throw notFound("Question not found");
+  const media = await privateMediaRef(deps, given, "media");
+  let replaced: string | null = null;
   const storyId = await deps.db.transaction().execute(async (trx) => {
     const question = await repo.findQuestionRow(trx, id);
     if (!question) throw notFound("Question not found");
+    replaced = question.media_path;
     await repo.updateQuestionMedia(trx, id, media);
     await audit(
       trx,
@@ -280,13 +302,16 @@ export async function updateQuestion(deps: AppDeps, actor: Actor, id: string, me
     );
     return question.story_id;
   });
-  return listQuestions(deps.db, storyId);
+  await releaseFiles(deps, [replaced]);
+  return listQuestions(deps, storyId);
 }
 
 export async function deleteQuestion(deps: AppDeps, actor: Actor, id: string): Promise<AdminQuestion[]> {
+  let files: string[] = [];
   const storyId = await deps.db.transaction().execute(async (trx) => {
     const question = await repo.findQuestionRow(trx, id);
     if (!question) throw notFound("Question not found");
+    files = [question.media_path, ...(await repo.listAnswerRows(trx, [question.id])).map((a) => a.audio_path)];
     await repo.deleteQuestionRow(trx, question);
     await audit(
       trx,
@@ -297,7 +322,8 @@ export async function deleteQuestion(deps: AppDeps, actor: Actor, id: string): P
     );
     return question.story_id;
   });
-  return listQuestions(deps.db, storyId);
+  await releaseFiles(deps, files);
+  return listQuestions(deps, storyId);
 }
 
 export async function reorderQuestions(
@@ -324,74 +350,97 @@ export async function reorderQuestions(
     await repo.unparkQuestions(trx, storyId);
     await audit(trx, actor, "question.reorder", { type: "story", id: storyId }, { from: currentIds, to: input.ids });
   });
-  return listQuestions(deps.db, storyId);
+  return listQuestions(deps, storyId);
 }
 
 export async function addAnswer(
   deps: AppDeps,
   actor: Actor,
   questionId: string,
-  input: { characterId: string; audio: string },
+  given: { characterId: string; audio: string },
 ): Promise<AdminQuestion[]> {
-  const storyId = await deps.db.transaction().execute(async (trx) => {
-    const question = await repo.findQuestionRow(trx, questionId);
-    if (!question) throw notFound("Question not found");
-    const id = randomUUID();
-    try {
-      await repo.insertAnswerRow(trx, {
-        id,
-        question_id: questionId,
-        character_id: input.characterId,
-        audio_path: input.audio,
-        position: await repo.nextAnswerPosition(trx, questionId),
-        created_at: new Date().toISOString(),
-      });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError("validation_failed", "characterId: no such family member");
+  if (!(await repo.findQuestionRow(deps.db, questionId))) throw notFound("Question not found");
+  const input = { ...given, audio: await privateMediaRef(deps, given.audio, "audio") };
+  const storyId = await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      const question = await repo.findQuestionRow(trx, questionId);
+      if (!question) throw notFound("Question not found");
+      const id = randomUUID();
+      try {
+        await repo.insertAnswerRow(trx, {
+          id,
+          question_id: questionId,
+          character_id: input.characterId,
+          audio_path: input.audio,
+          position: await repo.nextAnswerPosition(trx, questionId),
+          created_at: new Date().toISOString(),
+        });
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw new AppError("validation_failed", "characterId: no such family member");
+        throw error;
+      }
+      await audit(
+        trx,
+        actor,
+        "answer.create",
+        { type: "answer", id },
+        { questionId, storyId: question.story_id, characterId: input.characterId, audio: input.audio },
+      );
+      return question.story_id;
+    })
+    .catch(async (error: unknown) => {
+      await releaseFiles(deps, [input.audio]);
       throw error;
-    }
-    await audit(
-      trx,
-      actor,
-      "answer.create",
-      { type: "answer", id },
-      { questionId, storyId: question.story_id, characterId: input.characterId, audio: input.audio },
-    );
-    return question.story_id;
-  });
-  return listQuestions(deps.db, storyId);
+    });
+
+  return listQuestions(deps, storyId);
 }
 
 export async function updateAnswer(
   deps: AppDeps,
   actor: Actor,
   id: string,
-  input: { characterId: string; audio: string },
+  given: { characterId: string; audio: string },
 ): Promise<AdminQuestion[]> {
-  const storyId = await deps.db.transaction().execute(async (trx) => {
-    const answer = await repo.findAnswerRow(trx, id);
-    if (!answer) throw notFound("Answer not found");
-    const question = await repo.findQuestionRow(trx, answer.question_id);
-    try {
-      await repo.updateAnswerRow(trx, id, { character_id: input.characterId, audio_path: input.audio });
-    } catch (error) {
-      if (isForeignKeyViolation(error)) throw new AppError("validation_failed", "characterId: no such family member");
+  if (!(await repo.findAnswerRow(deps.db, id))) throw notFound("Answer not found");
+  const input = { ...given, audio: await privateMediaRef(deps, given.audio, "audio") };
+  let replaced: string | null = null;
+  const storyId = await deps.db
+    .transaction()
+    .execute(async (trx) => {
+      const answer = await repo.findAnswerRow(trx, id);
+      if (!answer) throw notFound("Answer not found");
+      replaced = answer.audio_path;
+      const question = await repo.findQuestionRow(trx, answer.question_id);
+      try {
+        await repo.updateAnswerRow(trx, id, { character_id: input.characterId, audio_path: input.audio });
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw new AppError("validation_failed", "characterId: no such family member");
+        throw error;
+      }
+      await audit(trx, actor, "answer.update", { type: "answer", id }, { characterId: input.characterId, audio: input.audio });
+      return question?.story_id ?? "";
+    })
+    .catch(async (error: unknown) => {
+      await releaseFiles(deps, [input.audio]);
       throw error;
-    }
-    await audit(trx, actor, "answer.update", { type: "answer", id }, { characterId: input.characterId, audio: input.audio });
-    return question?.story_id ?? "";
-  });
-  return listQuestions(deps.db, storyId);
+    });
+  await releaseFiles(deps, [replaced]);
+  return listQuestions(deps, storyId);
 }
 
 export async function deleteAnswer(deps: AppDeps, actor: Actor, id: string): Promise<AdminQuestion[]> {
+  let removed: string | null = null;
   const storyId = await deps.db.transaction().execute(async (trx) => {
     const answer = await repo.findAnswerRow(trx, id);
     if (!answer) throw notFound("Answer not found");
+    removed = answer.audio_path;
     const question = await repo.findQuestionRow(trx, answer.question_id);
     await repo.deleteAnswerRow(trx, id);
     await audit(trx, actor, "answer.delete", { type: "answer", id }, { questionId: answer.question_id });
     return question?.story_id ?? "";
   });
-  return listQuestions(deps.db, storyId);
+  await releaseFiles(deps, [removed]);
+  return listQuestions(deps, storyId);
 }

@@ -75,6 +75,18 @@ export async function applyOrder(db: Db, current: { id: string; position: number
   }
 }
 
+/** The question media and answers' audio of one story (deleting it releases them). */
+export async function storyFilePaths(db: Db, storyId: string): Promise<string[]> {
+  const questions = await db.selectFrom("questions").select("media_path as p").where("story_id", "=", storyId).execute();
+  const answers = await db
+    .selectFrom("answers")
+    .innerJoin("questions", "questions.id", "answers.question_id")
+    .select("answers.audio_path as p")
+    .where("questions.story_id", "=", storyId)
+    .execute();
+  return [...questions, ...answers].map((r) => r.p);
+}
+
 export async function listQuestions(db: Db, storyId: string) {
   return db
     .selectFrom("questions")

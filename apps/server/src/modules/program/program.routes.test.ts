@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
@@ -46,7 +47,8 @@ describe("stories for visitors and signed-in people", () => {
   it("computes watchStatus from the furthest watched story and hides locked videos", async () => {
     const before = await list(user.headers);
     expect(before[0]?.watchStatus).toBe("Active");
-    expect(before[0]?.url).toMatch(/^\/storage\/v1\/object\/public\//);
+    // Story videos are private: a signed link, never a public address (storage/story-media.ts).
+    expect(before[0]?.url).toMatch(/^\/storage\/v1\/object\/sign\/story-media\/[0-9a-f-]{36}\.mp4\?expires=\d+&signature=/);
     expect(before.slice(1).every((s) => s.watchStatus === "Locked" && s.url === undefined)).toBe(true);
 
     const first = before[0] as StoryJson;
@@ -132,6 +134,7 @@ describe("stories for visitors and signed-in people", () => {
 
 describe("admin writes keep orders unique and contiguous", () => {
   it("creates a story at an order, shifting the rest down", async () => {
+    await t.app.deps.storage.put("videos", "x.mp4", Readable.from([Buffer.from("video")]), "video/mp4");
     const res = await t.app.inject({
       method: "POST",
       url: "/api/stories",
@@ -141,6 +144,10 @@ describe("admin writes keep orders unique and contiguous", () => {
     expect(res.statusCode).toBe(201);
     const created = res.json() as StoryJson;
     expect(created.order).toBe(2);
+    // The uploaded public file became a private copy under a random name, not served publicly.
+    expect(created.url).toMatch(/^\/storage\/v1\/object\/sign\/story-media\/[0-9a-f-]{36}\.mp4\?/);
+    const copy = created.url?.split("?")[0]?.replace("/object/sign/story-media/", "/object/public/videos/") as string;
+    expect((await t.app.inject({ url: copy })).statusCode).toBe(404);
     expect(created.thumbnailUrl).toBe(`/storage/v1/object/public/thumbnails/${created.id}`);
     expect(await orders()).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
     const again = await t.app.inject({ url: `/api/stories/${created.id}`, headers: admin.headers });

@@ -15,6 +15,8 @@ import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { lastWatchedOrderOf } from "../progress/progress.service.ts";
 import { watchStatusOf } from "../progress/watch-status.ts";
+import { signLink } from "../storage/signed-links.ts";
+import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media.ts";
 import {
   applyOrder,
   deleteStory as deleteStoryRow,
@@ -27,10 +29,13 @@ import {
   listStories,
   listStoryIdsInOrder,
   type StoryRow,
+  storyFilePaths,
   updateStory as updateStoryRow,
 } from "./program.repository.ts";
 
 type Deps = Pick<AppDeps, "db">;
+/** Reading stories and their media: private media are handed out as signed links. */
+type ReadDeps = Pick<AppDeps, "db" | "auth">;
 
 /**
  * Who sees what of a story:
@@ -39,8 +44,14 @@ type Deps = Pick<AppDeps, "db">;
  * - a signed-in person: watchStatus from their own progress (spec section 4) and the video URL of every
  *   story that is not Locked for them;
  * - an admin: everything, with their own watchStatus.
+ * A video in private storage is given as a signed link (story-media.ts), made at `now`.
  */
-function toStory(row: StoryRow, viewer: { lastWatched: number; isAdmin: boolean } | "editor" | null): Story {
+function toStory(
+  deps: ReadDeps,
+  row: StoryRow,
+  viewer: { lastWatched: number; isAdmin: boolean } | "editor" | null,
+  now = Date.now(),
+): Story {
   const story: Story = {
     id: row.id,
     _id: row.id,
@@ -53,9 +64,9 @@ function toStory(row: StoryRow, viewer: { lastWatched: number; isAdmin: boolean 
     durationSeconds: row.duration_seconds,
   };
   if (!viewer) return story;
-  if (viewer === "editor") return { ...story, url: row.video_url };
+  if (viewer === "editor") return { ...story, url: signMedia(deps, row.video_url, now) };
   story.watchStatus = watchStatusOf(row.position, viewer.lastWatched);
-  if (viewer.isAdmin || story.watchStatus !== "Locked") story.url = row.video_url;
+  if (viewer.isAdmin || story.watchStatus !== "Locked") story.url = signMedia(deps, row.video_url, now);
   return story;
 }
 
@@ -72,15 +83,19 @@ async function viewerOf(deps: Deps, auth: AuthContext | null) {
 interface ListCache {
   version: string;
   rows: StoryRow[];
+  /** Signed links in the answers expire at this time (links are stable for a while; signed-links.ts). */
+  expires: number;
   json: Map<string, Buffer>;
 }
 const listCaches = new WeakMap<object, ListCache>();
 
-export async function storyListJson(deps: Deps, auth: AuthContext | null): Promise<Buffer> {
+export async function storyListJson(deps: ReadDeps, auth: AuthContext | null): Promise<Buffer> {
   const state = await findListState(deps.db, auth?.userId ?? null);
+  const now = Date.now();
+  const { expires } = signLink(deps, "", now);
   let cache = listCaches.get(deps.db);
-  if (!cache || cache.version !== state.version) {
-    cache = { version: state.version, rows: await listStories(deps.db), json: new Map() };
+  if (!cache || cache.version !== state.version || cache.expires !== expires) {
+    cache = { version: state.version, rows: await listStories(deps.db), expires, json: new Map() };
     // Rows read after the version: if they changed in between, the next request sees a new version.
     listCaches.set(deps.db, cache);
   }
@@ -89,16 +104,16 @@ export async function storyListJson(deps: Deps, auth: AuthContext | null): Promi
   let json = cache.json.get(key);
   if (json === undefined) {
     // Kept as UTF-8 bytes: encoding 7 KB of text on every answer costs more than computing it.
-    json = Buffer.from(JSON.stringify(cache.rows.map((row) => toStory(row, viewer))));
+    json = Buffer.from(JSON.stringify(cache.rows.map((row) => toStory(deps, row, viewer, now))));
     if (cache.json.size < 1000) cache.json.set(key, json);
   }
   return json;
 }
 
-export async function getStoryFor(deps: Deps, auth: AuthContext | null, id: string): Promise<Story> {
+export async function getStoryFor(deps: ReadDeps, auth: AuthContext | null, id: string): Promise<Story> {
   const [row, viewer] = await Promise.all([findStory(deps.db, id), viewerOf(deps, auth)]);
   if (!row) throw notFound("Story not found");
-  const story = toStory(row, viewer);
+  const story = toStory(deps, row, viewer);
   if (story.watchStatus === "Locked" && !auth?.isAdmin) throw lockedError(row.position);
   return story;
 }
@@ -122,20 +137,20 @@ async function unlockedStory(deps: Deps, auth: AuthContext, id: string): Promise
   return row;
 }
 
-export async function questionsFor(deps: Deps, auth: AuthContext, storyId: string): Promise<QuestionItem[]> {
+export async function questionsFor(deps: ReadDeps, auth: AuthContext, storyId: string): Promise<QuestionItem[]> {
   const story = await unlockedStory(deps, auth, storyId);
   const rows = await listQuestions(deps.db, story.id);
-  return rows.map((q) => ({ _id: q.id, url: q.media_path, index: q.position }));
+  return rows.map((q) => ({ _id: q.id, url: signMedia(deps, q.media_path), index: q.position }));
 }
 
-export async function answersFor(deps: Deps, auth: AuthContext, storyId: string): Promise<AnswerItem[]> {
+export async function answersFor(deps: ReadDeps, auth: AuthContext, storyId: string): Promise<AnswerItem[]> {
   const story = await unlockedStory(deps, auth, storyId);
   const rows = await listAnswers(deps.db, story.id);
   return rows.map((a) => ({
     _id: a.id,
     question: a.question_id,
     questionIndex: a.question_position,
-    audio: a.audio_path,
+    audio: signMedia(deps, a.audio_path),
     character: {
       _id: a.character_id,
       nameOfFamilyMember: a.name_en,
@@ -178,8 +193,9 @@ function placeAt(ids: string[], id: string, order: number | undefined): string[]
 }
 
 /** A new story goes to `order` (the stories from there move down one) or last; orders stay 1…n. */
-export async function createStory(deps: Deps, body: CreateStoryBody): Promise<Story> {
+export async function createStory(deps: Pick<AppDeps, "db" | "auth" | "storage">, body: CreateStoryBody): Promise<Story> {
   const input = createStoryBodySchema.parse(body);
+  const videoUrl = await privateMediaRef(deps, input.url, "url");
   const id = randomUUID();
   const now = new Date().toISOString();
   await orderTransaction(deps, async (trx) => {
@@ -196,7 +212,7 @@ export async function createStory(deps: Deps, body: CreateStoryBody): Promise<St
       title_ar: input.titleB || input.title,
       subtitle_en: input.subtitle,
       subtitle_ar: input.subtitleB ?? input.subtitle,
-      video_url: input.url,
+      video_url: videoUrl,
       // Spec section 3: the thumbnail object is named by the story id.
       thumbnail_path: input.thumbnailUrl ?? publicObjectPath("thumbnails", id),
       duration_seconds: input.durationSeconds ?? null,
@@ -208,17 +224,24 @@ export async function createStory(deps: Deps, body: CreateStoryBody): Promise<St
   return getStoryAsAdmin(deps, id);
 }
 
-export async function updateStory(deps: Deps, id: string, body: UpdateStoryBody): Promise<Story> {
+export async function updateStory(
+  deps: Pick<AppDeps, "db" | "auth" | "storage">,
+  id: string,
+  body: UpdateStoryBody,
+): Promise<Story> {
   if (body.id !== undefined && body.id !== id) throw badRequest("The id in the body does not match the query id");
+  const videoUrl = body.url === undefined ? undefined : await privateMediaRef(deps, body.url, "url");
+  let before: StoryRow | undefined;
   await orderTransaction(deps, async (trx) => {
     const row = await findStory(trx, id);
     if (!row) throw notFound("Story not found");
+    before = row;
     const values = {
       ...(body.title !== undefined ? { title_en: body.title } : {}),
       ...(body.titleB !== undefined ? { title_ar: body.titleB } : {}),
       ...(body.subtitle !== undefined ? { subtitle_en: body.subtitle } : {}),
       ...(body.subtitleB !== undefined ? { subtitle_ar: body.subtitleB } : {}),
-      ...(body.url !== undefined ? { video_url: body.url } : {}),
+      ...(videoUrl !== undefined ? { video_url: videoUrl } : {}),
       ...(body.thumbnailUrl !== undefined ? { thumbnail_path: body.thumbnailUrl } : {}),
       ...(body.durationSeconds !== undefined ? { duration_seconds: body.durationSeconds } : {}),
     };
@@ -236,15 +259,23 @@ export async function updateStory(deps: Deps, id: string, body: UpdateStoryBody)
       );
     }
   });
+  // The replaced video and thumbnail go once no row uses them.
+  await releaseFiles(deps, [
+    videoUrl !== undefined ? before?.video_url : null,
+    body.thumbnailUrl !== undefined ? before?.thumbnail_path : null,
+  ]);
   return getStoryAsAdmin(deps, id);
 }
 
 /**
- * Deletes a story (its questions and answers go with it) and closes the gap in the order. Its thumbnail,
- * named by the story id, goes too; shared media (videos, audio) stay, as other rows may use them.
+ * Deletes a story (its questions and answers go with it) and closes the gap in the order. Its files (video,
+ * thumbnail, question media, answers) go too, except any another row still uses.
  */
 export async function deleteStory(deps: Pick<AppDeps, "db" | "storage">, id: string): Promise<void> {
+  let files: (string | null)[] = [];
   await orderTransaction(deps, async (trx) => {
+    const row = await findStory(trx, id);
+    if (row) files = [row.video_url, row.thumbnail_path, ...(await storyFilePaths(trx, id))];
     if (!(await deleteStoryRow(trx, id))) throw notFound("Story not found");
     const current = await listStoryIdsInOrder(trx);
     await applyOrder(
@@ -253,11 +284,11 @@ export async function deleteStory(deps: Pick<AppDeps, "db" | "storage">, id: str
       current.map((s) => s.id),
     );
   });
-  await deps.storage.delete("thumbnails", id).catch(() => undefined);
+  await releaseFiles(deps, files);
 }
 
 /** Sets the whole order at once: `ids` must name every story exactly once. */
-export async function reorderStories(deps: Deps, ids: string[]): Promise<Story[]> {
+export async function reorderStories(deps: ReadDeps, ids: string[]): Promise<Story[]> {
   if (new Set(ids).size !== ids.length) throw badRequest("ids: a story is listed twice");
   await orderTransaction(deps, async (trx) => {
     const current = await listStoryIdsInOrder(trx);
@@ -268,11 +299,11 @@ export async function reorderStories(deps: Deps, ids: string[]): Promise<Story[]
     await applyOrder(trx, current, ids);
   });
   const rows = await listStories(deps.db);
-  return rows.map((row) => toStory(row, "editor"));
+  return rows.map((row) => toStory(deps, row, "editor"));
 }
 
-async function getStoryAsAdmin(deps: Deps, id: string): Promise<Story> {
+async function getStoryAsAdmin(deps: ReadDeps, id: string): Promise<Story> {
   const row = await findStory(deps.db, id);
   if (!row) throw notFound("Story not found");
-  return toStory(row, "editor");
+  return toStory(deps, row, "editor");
 }

@@ -1,34 +1,28 @@
-import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream";
-import { RECORDING_LINK_TTL_SECONDS, RECORDING_TYPES, type Recording, recordIdSchema } from "@hikaya/contracts";
+import { RECORDING_TYPES, type Recording, recordIdSchema } from "@hikaya/contracts";
 import type { RecordingsTable } from "../../db/schema.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { openStoryFor } from "../program/program.service.ts";
+import { isValidLink as isValidSignedLink, signedQuery } from "../storage/signed-links.ts";
 import { AudioInspector } from "./audio-inspector.ts";
 import { findRecording, insertRecording, listRecordingsOf } from "./recordings.repository.ts";
 
 type Deps = Pick<AppDeps, "db" | "storage" | "auth">;
 type LinkDeps = Pick<AppDeps, "auth">;
 
-/** Signed playback links: an HMAC (keyed from the server's secret, separate purpose) over id and expiry. */
-function linkSignature(deps: LinkDeps, id: string, expires: number): string {
-  const key = createHmac("sha256", deps.auth.keys.hmacSecret).update("recording-links").digest();
-  return createHmac("sha256", key).update(`${id}.${expires}`).digest("base64url");
-}
+/** Signed playback links: the one mechanism for private media (storage/signed-links.ts), on the recording's id. */
+const linkSubject = (id: string) => `recordings/${id}`;
 
 export function signedAudioUrl(deps: LinkDeps, id: string, now = Date.now()): string {
-  const expires = Math.floor(now / 1000) + RECORDING_LINK_TTL_SECONDS;
-  return `/api/recordings/${id}/audio?expires=${expires}&signature=${linkSignature(deps, id, expires)}`;
+  return `/api/recordings/${id}/audio?${signedQuery(deps, linkSubject(id), now)}`;
 }
 
 export function isValidLink(deps: LinkDeps, id: string, expires: number | undefined, signature: string | undefined): boolean {
-  if (!expires || !signature || expires < Date.now() / 1000) return false;
-  const expected = Buffer.from(linkSignature(deps, id, expires));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return isValidSignedLink(deps, linkSubject(id), expires, signature);
 }
 
 export const RECORDINGS_BUCKET = "recordings" as const;
