@@ -26,18 +26,18 @@ export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${
 export const jordanPhone = () => `079${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
 export const toJordanE164 = (national: string) => `+962${national.replace(/^0/, "")}`;
 
-/** The toast area (react-toastify): every message a person reads after an action. */
+/** The toast area (lib/toast.tsx): every message a person reads after an action. */
 export function toast(page: Page, text: string | RegExp): Locator {
-  return page.locator(".Toastify__toast").filter({ hasText: text });
+  return page.locator(".toast").filter({ hasText: text });
 }
 
 export async function dismissToasts(page: Page) {
   await page.evaluate(() => {
-    document.querySelectorAll<HTMLElement>(".Toastify__close-button").forEach((el) => {
+    document.querySelectorAll<HTMLElement>(".toast__close").forEach((el) => {
       el.click();
     });
   });
-  await expect(page.locator(".Toastify__toast")).toHaveCount(0, { timeout: 5000 });
+  await expect(page.locator(".toast")).toHaveCount(0, { timeout: 5000 });
 }
 
 /** axe-core on the current screen: no serious or critical violation. */

@@ -69,7 +69,7 @@ export class Console {
   }
 
   toast(text: string) {
-    return this.page.locator(".Toastify__toast").filter({ hasText: text });
+    return this.page.locator(".toast").filter({ hasText: text });
   }
 
   storyRows() {

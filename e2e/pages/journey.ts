@@ -159,7 +159,7 @@ export class Journey {
   }
 
   toast(text: string) {
-    return this.page.locator(".Toastify__toast").filter({ hasText: text });
+    return this.page.locator(".toast").filter({ hasText: text });
   }
 
   /** Toasts close on tap; one at the bottom can sit over the buttons a test wants next. */

@@ -2,7 +2,7 @@ import { MENU_FADE_MS, MESSAGE_CENTER_MIN_WATCHED } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Outlet, useLocation, useNavigate } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../lib/toast.tsx";
 import { signOut } from "../lib/auth.ts";
 import { currentLanguage, useTranslation } from "../lib/i18n.ts";
 import { useMe } from "../lib/me.ts";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../lib/toast.tsx";
 import { ApiError } from "../lib/api-client.ts";
 import { requireSession } from "../lib/auth.ts";
 import { useTranslation } from "../lib/i18n.ts";

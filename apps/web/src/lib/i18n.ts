@@ -4,7 +4,6 @@
  * under locales/<lang>/<namespace>.json; add it to `resources` below.
  */
 import i18next from "i18next";
-import LanguageDetector from "i18next-browser-languagedetector";
 import { initReactI18next, useTranslation } from "react-i18next";
 import arCommon from "../locales/ar/common.json";
 import enCommon from "../locales/en/common.json";
@@ -83,15 +82,56 @@ function applyDocumentLanguage(language: string) {
 
 export const i18n = i18next;
 
+const asLanguage = (value: string | null | undefined): Language | null =>
+  value?.toLowerCase().startsWith("en") ? "en" : value?.toLowerCase().startsWith("ar") ? "ar" : null;
+
+function stored(): string | null {
+  try {
+    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
+  } catch {
+    return null; // storage blocked (private mode, sandboxed frame): the link and the browser still decide
+  }
+}
+
+/**
+ * The language to start in: `?lng=` (links in texts and e-mails), then the person's last choice, then the browser's
+ * languages, else Arabic (the fallback, spec section 4). A few lines instead of a detector plugin for the first download.
+ */
+export function detectLanguage(
+  search = location.search,
+  languages: readonly string[] = navigator.languages ?? [navigator.language],
+): Language {
+  const fromLink = asLanguage(new URLSearchParams(search).get("lng"));
+  if (fromLink) return fromLink;
+  const fromChoice = asLanguage(stored());
+  if (fromChoice) return fromChoice;
+  for (const tag of languages) {
+    const fromBrowser = asLanguage(tag);
+    if (fromBrowser) return fromBrowser;
+  }
+  return "ar";
+}
+
+function remember(language: string) {
+  try {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, language.startsWith("en") ? "en" : "ar");
+  } catch {
+    // nowhere to keep it: the next visit detects again
+  }
+}
+
 export function initI18n() {
   if (i18next.isInitialized) return i18next;
-  i18next.on("languageChanged", applyDocumentLanguage);
+  i18next.on("languageChanged", (language) => {
+    applyDocumentLanguage(language);
+    remember(language);
+  });
   void i18next
-    .use(LanguageDetector)
     .use(lazyBackend)
     .use(initReactI18next)
     .init({
       resources,
+      lng: detectLanguage(),
       partialBundledLanguages: true,
       defaultNS: "common",
       ns: Object.keys(resources.en),
@@ -101,12 +141,6 @@ export function initI18n() {
       load: "languageOnly",
       interpolation: { escapeValue: false },
       returnNull: false,
-      detection: {
-        order: ["querystring", "cookie", "localStorage", "sessionStorage", "navigator", "htmlTag"],
-        lookupQuerystring: "lng",
-        lookupLocalStorage: LANGUAGE_STORAGE_KEY,
-        caches: ["localStorage"],
-      },
       initAsync: false,
     });
   applyDocumentLanguage(i18next.resolvedLanguage ?? "ar");

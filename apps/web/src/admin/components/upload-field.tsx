@@ -1,6 +1,6 @@
 import { UPLOAD_LIMITS, type UploadKind } from "@hikaya/contracts";
 import { useId, useRef, useState } from "react";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";

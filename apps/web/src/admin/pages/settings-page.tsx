@@ -1,7 +1,7 @@
 import type { AdminSettings } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type CSSProperties, type FormEvent, useId, useState } from "react";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";

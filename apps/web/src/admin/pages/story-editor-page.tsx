@@ -2,7 +2,7 @@ import type { AdminQuestion, AdminStory, UploadResult } from "@hikaya/contracts"
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";

@@ -1,4 +1,4 @@
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { errorText } from "../../lib/errors.ts";
 import type { OutboxItem } from "../../lib/use-conversation.ts";
 import { ChatBubble } from "./chat-bubble.tsx";

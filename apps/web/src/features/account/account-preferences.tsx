@@ -1,7 +1,7 @@
 import type { AccountSettings, PreferencesRequest } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { accountQuery, savePreferences } from "../../lib/account.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { signOut } from "../../lib/auth.ts";

@@ -1,7 +1,7 @@
 import type { AccountSettings, MessageChannel } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { accountQuery } from "../../lib/account.ts";
 import { errorText } from "../../lib/errors.ts";

@@ -1,6 +1,6 @@
 import { CONTACT_GENDERS } from "@hikaya/contracts";
 import { type FormEvent, useId, useState } from "react";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";

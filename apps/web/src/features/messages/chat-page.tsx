@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
 import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";

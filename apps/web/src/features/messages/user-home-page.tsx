@@ -1,7 +1,7 @@
 import { AGE_GROUPS, GENDERS } from "@hikaya/contracts/constants";
 import { type FormEvent, useEffect, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";

@@ -1,5 +1,5 @@
 import { Link, useParams } from "react-router";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { useTranslation } from "../../lib/i18n.ts";

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { toast } from "react-toastify";
+import { toast } from "../../lib/toast.tsx";
 import { AppLayout, useShareSite } from "../../components/app-chrome.tsx";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
