@@ -30,6 +30,8 @@ export const accountSettingsSchema = z.object({
   agreeToReminder: z.boolean(),
   /** When the reminders answer was last given (ISO), null if never recorded. */
   agreeToReminderAt: z.string().nullable(),
+  /** How reminders were turned off (at agreeToReminderAt): the stop link, a STOP reply, or this screen; null while on. */
+  remindersStoppedVia: z.enum(["link", "reply", "profile"]).nullable(),
   /** The WhatsApp opt-in answer: null until the person answers Yes or No. */
   whatsappOptIn: z.boolean().nullable(),
   whatsappOptInAt: z.string().nullable(),

@@ -13,6 +13,7 @@ export async function findConsent(db: Db, userId: string) {
       "country_code",
       "agree_to_reminder",
       "agree_to_reminder_at",
+      "reminders_stopped_via",
       "whatsapp_opt_in",
       "whatsapp_opt_in_at",
       "language",
@@ -28,6 +29,7 @@ export async function saveConsent(
   values: Partial<{
     agree_to_reminder: number;
     agree_to_reminder_at: string;
+    reminders_stopped_via: string | null;
     whatsapp_opt_in: number;
     whatsapp_opt_in_at: string;
     language: string;

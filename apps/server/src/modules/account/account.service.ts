@@ -39,6 +39,8 @@ export async function accountSettings(deps: Deps, userId: string): Promise<Accou
     language: chooseLanguage(consent?.language),
     agreeToReminder: consent ? consent.agree_to_reminder === 1 : true,
     agreeToReminderAt: consent?.agree_to_reminder_at ?? null,
+    remindersStoppedVia:
+      consent?.agree_to_reminder === 0 ? ((consent.reminders_stopped_via ?? "profile") as "link" | "reply" | "profile") : null,
     whatsappOptIn:
       consent?.whatsapp_opt_in === null || consent?.whatsapp_opt_in === undefined ? null : consent.whatsapp_opt_in === 1,
     whatsappOptInAt: consent?.whatsapp_opt_in_at ?? null,
@@ -52,7 +54,11 @@ export async function savePreferences(deps: Deps, userId: string, input: Prefere
   const now = new Date().toISOString();
   await repo.saveConsent(deps.db, userId, {
     ...(input.agreeToReminder !== undefined
-      ? { agree_to_reminder: input.agreeToReminder ? 1 : 0, agree_to_reminder_at: now }
+      ? {
+          agree_to_reminder: input.agreeToReminder ? 1 : 0,
+          agree_to_reminder_at: now,
+          reminders_stopped_via: input.agreeToReminder ? null : "profile",
+        }
       : {}),
     ...(input.whatsappOptIn !== undefined ? { whatsapp_opt_in: input.whatsappOptIn ? 1 : 0, whatsapp_opt_in_at: now } : {}),
     ...(input.language ? { language: input.language as Language } : {}),

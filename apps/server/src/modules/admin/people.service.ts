@@ -28,6 +28,8 @@ export async function getUserDetail(db: DB, userId: string): Promise<AdminUserDe
       fromLandingPage: profile?.from_landing_page === 1,
       agreeToReminder: profile ? profile.agree_to_reminder === 1 : false,
       agreeToReminderAt: profile?.agree_to_reminder_at ?? null,
+      remindersStoppedVia:
+        profile?.agree_to_reminder === 0 ? ((profile.reminders_stopped_via ?? "profile") as "link" | "reply" | "profile") : null,
       whatsappOptIn:
         profile?.whatsapp_opt_in === null || profile?.whatsapp_opt_in === undefined ? null : profile.whatsapp_opt_in === 1,
       whatsappOptInAt: profile?.whatsapp_opt_in_at ?? null,

@@ -197,6 +197,23 @@ describe("the stop link", () => {
     expect(profile).toMatchObject({ agree_to_reminder: 0, reminders_stopped_via: "link" });
     expect(Date.now() - Date.parse(profile.agree_to_reminder_at ?? "")).toBeLessThan(60_000);
 
+    // Shown to the person in Edit Profile and to operators in the person detail.
+    const own = await app.inject({ url: "/api/account", headers: person.headers });
+    expect(own.json()).toMatchObject({
+      agreeToReminder: false,
+      remindersStoppedVia: "link",
+      agreeToReminderAt: profile.agree_to_reminder_at,
+    });
+    const detail = await app.inject({ url: `/api/admin/users/${person.id}/detail`, headers: admin.headers });
+    expect(detail.json().profile).toMatchObject({ agreeToReminder: false, remindersStoppedVia: "link" });
+    const back = await app.inject({
+      method: "POST",
+      url: "/api/account/preferences",
+      headers: person.headers,
+      payload: { agreeToReminder: true },
+    });
+    expect(back.json()).toMatchObject({ agreeToReminder: true, remindersStoppedVia: null });
+
     const again = await app.inject({ method: "POST", url: "/api/reminders/stop", payload: { token } });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: "conflict", details: { reason: "stop_link_used" } });
