@@ -13,6 +13,7 @@ import { useStories } from "./api/stories.ts";
 import { afterQuestions, parseIndex } from "./journey-rules.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storyTitle } from "./story-card.tsx";
+import { useFreshMediaLinks } from "./use-fresh-media-links.ts";
 import "./stories.css";
 
 /** Plays a media element when it appears; a blocked autoplay leaves a visible play button. */
@@ -40,7 +41,19 @@ function characterName(answer: Answer): string {
   return currentLanguage() === "ar" && c.nameOfFamilyMemberAr ? c.nameOfFamilyMemberAr : c.nameOfFamilyMember;
 }
 
-function AnswerRow({ answer, state, onEnded }: { answer: Answer; state: "waiting" | "playing" | "played"; onEnded: () => void }) {
+type MediaHandlers = ReturnType<typeof useFreshMediaLinks>;
+
+function AnswerRow({
+  answer,
+  state,
+  onEnded,
+  media,
+}: {
+  answer: Answer;
+  state: "waiting" | "playing" | "played";
+  onEnded: () => void;
+  media: MediaHandlers;
+}) {
   const { t } = useTranslation("stories");
   const audio = useRef<HTMLAudioElement>(null);
   const [blocked, play] = useAutoplay(audio, state === "playing" ? answer._id : "");
@@ -67,6 +80,7 @@ function AnswerRow({ answer, state, onEnded }: { answer: Answer; state: "waiting
             controls
             aria-label={t("questions.answerBy", { name })}
             onEnded={onEnded}
+            {...media}
           />
           {blocked && (
             <button type="button" className="button button--primary answer__play" onClick={play}>
@@ -79,13 +93,33 @@ function AnswerRow({ answer, state, onEnded }: { answer: Answer; state: "waiting
   );
 }
 
-function QuestionVideo({ src, label, onEnded }: { src: string; label: string; onEnded: () => void }) {
+function QuestionVideo({
+  src,
+  label,
+  onEnded,
+  media,
+}: {
+  src: string;
+  label: string;
+  onEnded: () => void;
+  media: MediaHandlers;
+}) {
   const { t } = useTranslation("stories");
   const video = useRef<HTMLVideoElement>(null);
   const [blocked, play] = useAutoplay(video, src);
   return (
     <div className="player">
-      <video ref={video} className="player__video" src={src} playsInline autoPlay controls aria-label={label} onEnded={onEnded} />
+      <video
+        ref={video}
+        className="player__video"
+        src={src}
+        playsInline
+        autoPlay
+        controls
+        aria-label={label}
+        onEnded={onEnded}
+        {...media}
+      />
       {blocked && (
         <button type="button" className="button button--primary player__unmute" onClick={play}>
           {t("questions.tapToPlay")}
@@ -104,6 +138,8 @@ function QuestionFlow({ story, index }: { story: Story; index: number }) {
   const navigate = useNavigate();
   const questions = useQuestions(story.id);
   const answers = useAnswers(story.id);
+  // Signed media links expire; a failed one fetches the questions and answers again (use-fresh-media-links.ts).
+  const media = useFreshMediaLinks(["stories", story.id]);
   const [phase, setPhase] = useState<Phase>({ question: 0, answer: null });
   const [confirming, setConfirming] = useState(false);
 
@@ -166,6 +202,7 @@ function QuestionFlow({ story, index }: { story: Story; index: number }) {
           key={current._id}
           src={current.url}
           label={t("questions.questionVideo", { current: phase.question + 1 })}
+          media={media}
           onEnded={() => {
             if (phase.answer === null) advance();
           }}
@@ -182,6 +219,7 @@ function QuestionFlow({ story, index }: { story: Story; index: number }) {
                   answer={a}
                   state={phase.answer === null || i > phase.answer ? "waiting" : i === phase.answer ? "playing" : "played"}
                   onEnded={advance}
+                  media={media}
                 />
               ))}
             </ol>

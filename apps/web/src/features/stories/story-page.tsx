@@ -2,7 +2,6 @@ import type { Story } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
@@ -11,14 +10,26 @@ import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { getUserId } from "../../lib/session.ts";
+import { toast } from "../../lib/toast.tsx";
 import { questionsQuery } from "./api/questions.ts";
 import { useStory, useWatchStory } from "./api/stories.ts";
 import { type Embed, embedFor, listenForEmbedEnd } from "./embed.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storySubtitle, storyTitle } from "./story-card.tsx";
+import { useFreshMediaLinks } from "./use-fresh-media-links.ts";
 import "./stories.css";
 
-function NativePlayer({ src, label, onEnded }: { src: string; label: string; onEnded: () => void }) {
+function NativePlayer({
+  src,
+  label,
+  onEnded,
+  media,
+}: {
+  src: string;
+  label: string;
+  onEnded: () => void;
+  media: ReturnType<typeof useFreshMediaLinks>;
+}) {
   const { t } = useTranslation("stories");
   const video = useRef<HTMLVideoElement>(null);
   const [muted, setMuted] = useState(false);
@@ -47,6 +58,7 @@ function NativePlayer({ src, label, onEnded }: { src: string; label: string; onE
         controlsList="nodownload"
         aria-label={label}
         onEnded={onEnded}
+        {...media}
       />
       {muted && (
         <button
@@ -114,6 +126,8 @@ export function StoryPage() {
   const client = useQueryClient();
   const signedIn = useRequireUser();
   const story = useStory(id);
+  // The video's signed link expires; a failed one fetches the story again (use-fresh-media-links.ts).
+  const media = useFreshMediaLinks(["stories", id]);
   const watch = useWatchStory();
   const [failed, setFailed] = useState(false);
   const finishing = useRef(false);
@@ -166,7 +180,7 @@ export function StoryPage() {
       <TitleBar title={title} backTo="/" />
       <div className="story-screen__body">
         {embed.kind === "file" ? (
-          <NativePlayer src={embed.src} label={label} onEnded={() => void finish(s)} />
+          <NativePlayer src={embed.src} label={label} media={media} onEnded={() => void finish(s)} />
         ) : (
           <EmbeddedPlayer embed={embed} label={label} onEnded={() => void finish(s)} />
         )}
