@@ -23,7 +23,7 @@ import {
   verifyPassword,
 } from "./secrets.ts";
 import { authText, chooseLanguage } from "./texts.ts";
-import { parseJson, type SupabaseUser, toSupabaseUser } from "./user-view.ts";
+import { parseJson, type SupabaseFactor, type SupabaseUser, toSupabaseFactor, toSupabaseUser } from "./user-view.ts";
 
 export const OTP_TTL_MS = 5 * 60_000;
 export const OTP_MAX_ATTEMPTS = 5;
@@ -63,7 +63,21 @@ export interface Caller {
   session: SessionRow;
 }
 
-export type OtpPurpose = "sms" | "phone_change" | "email" | "recovery" | "reauthentication" | "api_recovery" | "api_reset";
+export type OtpPurpose =
+  | "sms"
+  | "phone_change"
+  | "email"
+  | "signup"
+  | "invite"
+  | "email_change"
+  | "recovery"
+  | "reauthentication"
+  | "api_recovery"
+  | "api_reset";
+
+/** An invitation waits longer than a sign-in code: the person may read the message tomorrow (GoTrue: a day). */
+const INVITE_TTL_MS = 24 * 3_600_000;
+const LINK_TYPES = ["signup", "invite", "magiclink", "recovery", "email_change_current", "email_change_new"];
 
 /** Which stored purposes a Supabase verify `type` accepts. */
 const VERIFY_PURPOSES: Record<string, OtpPurpose[]> = {
@@ -71,9 +85,15 @@ const VERIFY_PURPOSES: Record<string, OtpPurpose[]> = {
   phone_change: ["phone_change"],
   email: ["email"],
   magiclink: ["email"],
-  signup: ["email"],
+  signup: ["email", "signup"],
+  invite: ["invite"],
+  email_change: ["email_change"],
   recovery: ["recovery"],
 };
+
+/** The amr method a verified one-time token signs in with. */
+const methodOf = (purpose: string): string =>
+  ({ recovery: "recovery", email: "magiclink", invite: "invite", signup: "otp", email_change: "email_change" })[purpose] ?? "otp";
 
 export interface AuthServiceDeps {
   repo: AuthRepository;
@@ -575,10 +595,7 @@ export class AuthService {
   ): Promise<{ user: UserRow; session: SessionResponse }> {
     const type = typeof input.type === "string" ? input.type : "";
     const purposes = VERIFY_PURPOSES[type];
-    if (!purposes) {
-      if (["invite", "email_change"].includes(type)) throw authErrors.otpInvalid();
-      throw authErrors.validation(`Verify requires a verification type`);
-    }
+    if (!purposes) throw authErrors.validation(`Verify requires a verification type`);
     await this.limiter.hit("verifyPerIp", meta.ip);
     let row: OneTimeTokenRow;
     if (typeof input.token_hash === "string" && input.token_hash !== "") {
@@ -599,7 +616,7 @@ export class AuthService {
     const user = row.user_id ? await this.repo.findUserById(row.user_id) : undefined;
     if (!user) throw authErrors.otpInvalid();
     const confirmed = await this.#applyVerification(user, row, meta);
-    const method = row.purpose === "recovery" ? "recovery" : row.purpose === "email" ? "magiclink" : "otp";
+    const method = methodOf(row.purpose);
     await this.audit(user.id, "user_verified", meta, { type });
     return { user: confirmed, session: await this.startSession(confirmed, method, meta) };
   }
@@ -608,8 +625,10 @@ export class AuthService {
     const now = new Date().toISOString();
     if (row.purpose === "sms" && !user.phone_confirmed_at) {
       await this.repo.updateUser(user.id, { phone_confirmed_at: now, updated_at: now });
-    } else if ((row.purpose === "email" || row.purpose === "recovery") && !user.email_confirmed_at) {
+    } else if (["email", "recovery", "signup", "invite"].includes(row.purpose) && !user.email_confirmed_at) {
       await this.repo.updateUser(user.id, { email_confirmed_at: now, updated_at: now });
+    } else if (row.purpose === "email_change" && row.relates_to !== user.email) {
+      await this.#changeEmail(user, row.relates_to, meta);
     } else if (row.purpose === "phone_change") {
       try {
         await this.repo.transaction(async (repo) => {
@@ -646,8 +665,7 @@ export class AuthService {
         target.searchParams.set("code", code);
         return target.toString();
       }
-      const method = row.purpose === "recovery" ? "recovery" : "magiclink";
-      const session = await this.startSession(confirmed, method, meta);
+      const session = await this.startSession(confirmed, methodOf(row.purpose), meta);
       target.hash = new URLSearchParams({
         access_token: session.access_token,
         expires_at: String(session.expires_at),
@@ -811,19 +829,7 @@ export class AuthService {
       if (email !== user.email) {
         if (await this.repo.findUserByEmail(email)) throw authErrors.emailExists();
         // No mail is sent from here (usernames are e-mail-shaped, not mailboxes), so a change applies at once.
-        try {
-          await this.repo.transaction(async (repo) => {
-            await repo.updateUser(user.id, { email, email_confirmed_at: now, updated_at: now });
-            const updated = { ...user, email, email_confirmed_at: now };
-            await repo.deleteIdentity(user.id, "email");
-            await this.#addIdentity(repo, updated, "email");
-            await repo.updateUser(user.id, { app_metadata: await this.#syncProviders(repo, updated) });
-          });
-        } catch (error) {
-          if (isUniqueViolation(error)) throw authErrors.emailExists();
-          throw error;
-        }
-        await this.audit(user.id, "user_modified", meta, { field: "email" });
+        await this.#changeEmail(user, email, meta);
       }
     }
     if (typeof input.phone === "string" && input.phone !== "") {
@@ -843,6 +849,24 @@ export class AuthService {
       }
     }
     return (await this.repo.findUserById(user.id)) ?? user;
+  }
+
+  /** Makes `email` the person's confirmed address: user, identity and providers together. */
+  async #changeEmail(user: UserRow, email: string, meta: RequestMeta) {
+    const now = new Date().toISOString();
+    try {
+      await this.repo.transaction(async (repo) => {
+        await repo.updateUser(user.id, { email, email_confirmed_at: now, updated_at: now });
+        const updated = { ...user, email, email_confirmed_at: now };
+        await repo.deleteIdentity(user.id, "email");
+        await this.#addIdentity(repo, updated, "email");
+        await repo.updateUser(user.id, { app_metadata: await this.#syncProviders(repo, updated) });
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw authErrors.emailExists();
+      throw error;
+    }
+    await this.audit(user.id, "user_modified", meta, { field: "email" });
   }
 
   // ── MFA (TOTP) ───────────────────────────────────────────────────────────────────────────────
@@ -1108,28 +1132,91 @@ export class AuthService {
     await this.deleteUser(id, meta, "admin");
   }
 
-  async generateLink(input: Record<string, unknown>, meta: RequestMeta & { origin: string }, redirectTo: string | undefined) {
-    const type = input.type;
-    if (type !== "recovery" && type !== "magiclink")
-      throw new AuthError(422, "validation_failed", "Only the recovery and magiclink link types are supported");
+  /** POST /invite: creates the person (unconfirmed) and sends an invitation through the message provider. */
+  async invite(input: Record<string, unknown>, meta: RequestMeta & { origin: string; redirectTo?: string }) {
     const email = this.normalizeEmail(input.email);
-    let user = await this.repo.findUserByEmail(email);
-    if (!user) {
-      if (type === "recovery") throw authErrors.userNotFound();
-      user = await this.createUser({ email, userMetadata: objectOr(input.data) });
+    const user = await this.#invitee(email, input.data);
+    const { code, tokenHash } = await this.issueCode("invite", email, user.id, undefined, INVITE_TTL_MS);
+    const link = this.#link("invite", tokenHash, meta.redirectTo, meta.origin);
+    await this.send("email", email, authText("inviteLink", await this.languageOf(user.id, meta), { code, link }), "invite");
+    await this.audit(user.id, "user_invited", meta, { by: "admin" });
+    return user;
+  }
+
+  /** The person an invitation (or a signup link) is for: new, or not yet confirmed. */
+  async #invitee(email: string, data: unknown, password: string | null = null): Promise<UserRow> {
+    const existing = await this.repo.findUserByEmail(email);
+    if (existing?.email_confirmed_at) throw authErrors.emailExists();
+    if (existing) return existing;
+    return this.createUser({ email, password, userMetadata: objectOr(data), emailConfirmed: false });
+  }
+
+  /** POST /admin/generate_link: the link and code a message would carry, without sending it. */
+  async generateLink(input: Record<string, unknown>, meta: RequestMeta & { origin: string }, redirectTo: string | undefined) {
+    const type = typeof input.type === "string" ? input.type : "";
+    if (!LINK_TYPES.includes(type))
+      throw authErrors.validation(`Invalid email action link type requested: ${String(input.type ?? "")}`);
+    const email = this.normalizeEmail(input.email);
+    let user: UserRow | undefined;
+    let purpose: OtpPurpose;
+    let relatesTo = email;
+    let newEmail: string | undefined;
+    if (type === "signup") {
+      if (typeof input.password !== "string" || input.password === "")
+        throw authErrors.validation("Signup requires a valid password");
+      user = await this.#invitee(email, input.data, this.checkPassword(input.password));
+      purpose = "signup";
+    } else if (type === "invite") {
+      user = await this.#invitee(email, input.data);
+      purpose = "invite";
+    } else if (type === "email_change_current" || type === "email_change_new") {
+      user = await this.repo.findUserByEmail(email);
+      if (!user) throw authErrors.userNotFound();
+      newEmail = this.normalizeEmail(input.new_email);
+      const other = await this.repo.findUserByEmail(newEmail);
+      if (other && other.id !== user.id) throw authErrors.emailExists();
+      // Either link applies the change (Hikaya sends no mail, so one confirmation is enough); both name the new address.
+      purpose = "email_change";
+      relatesTo = newEmail;
+    } else {
+      user = await this.repo.findUserByEmail(email);
+      if (!user) {
+        if (type === "recovery") throw authErrors.userNotFound();
+        user = await this.createUser({ email, userMetadata: objectOr(input.data) });
+      }
+      purpose = type === "recovery" ? "recovery" : "email";
     }
-    const purpose = type === "recovery" ? "recovery" : "email";
-    const { code, tokenHash } = await this.issueCode(purpose, email, user.id);
+    const ttl = purpose === "invite" || purpose === "signup" ? INVITE_TTL_MS : OTP_TTL_MS;
+    const { code, tokenHash } = await this.issueCode(purpose, relatesTo, user.id, undefined, ttl);
     const redirect = redirectTo ?? (typeof input.redirect_to === "string" ? input.redirect_to : undefined);
+    const linkType = purpose === "email_change" ? "email_change" : type;
     await this.audit(user.id, "generate_link", meta, { type });
     return {
-      ...(await this.view(user)),
-      action_link: this.#link(type, tokenHash, redirect, meta.origin),
+      ...(await this.view((await this.repo.findUserById(user.id)) ?? user)),
+      action_link: this.#link(linkType, tokenHash, redirect, meta.origin),
       email_otp: code,
       hashed_token: tokenHash,
       redirect_to: redirect ?? this.#config.publicUrl ?? meta.origin,
       verification_type: type,
+      ...(newEmail ? { new_email: newEmail } : {}),
     };
+  }
+
+  /** GET /admin/users/{id}/factors. */
+  async adminListFactors(userId: string): Promise<SupabaseFactor[]> {
+    if (!(await this.repo.findUserById(userId))) throw authErrors.userNotFound();
+    return (await this.repo.factorsOf([userId])).map(toSupabaseFactor);
+  }
+
+  /** DELETE /admin/users/{id}/factors/{factorId}: sessions that used the factor drop to aal1. */
+  async adminDeleteFactor(userId: string, factorId: string, meta: RequestMeta): Promise<SupabaseFactor> {
+    if (!(await this.repo.findUserById(userId))) throw authErrors.userNotFound();
+    const factor = await this.repo.findFactor(userId, factorId);
+    if (!factor) throw authErrors.mfaFactorNotFound();
+    await this.repo.deleteFactor(factor.id);
+    await this.repo.downgradeSessionsOfFactor(factor.id, new Date().toISOString());
+    await this.audit(userId, "factor_deleted", meta, { factor_id: factor.id, by: "admin" });
+    return toSupabaseFactor(factor);
   }
 
   /** ADMIN_EMAIL / ADMIN_PASSWORD: create or update that admin. Idempotent; safe when two replicas start together. */

@@ -372,6 +372,18 @@ export async function gotrueRoutes(app: FastifyInstance) {
     await service().adminDeleteUser(request.params.id, metaOf(request));
     return {};
   });
+  app.post("/invite", async (request) => {
+    await requireAdmin(request);
+    return service().view(await service().invite(bodyOf(request), metaOf(request)));
+  });
+  app.get<{ Params: { id: string } }>("/admin/users/:id/factors", async (request) => {
+    await requireAdmin(request);
+    return service().adminListFactors(request.params.id);
+  });
+  app.delete<{ Params: { id: string; factorId: string } }>("/admin/users/:id/factors/:factorId", async (request) => {
+    await requireAdmin(request);
+    return service().adminDeleteFactor(request.params.id, request.params.factorId, metaOf(request));
+  });
   app.post("/admin/generate_link", async (request) => {
     await requireAdmin(request);
     const meta = metaOf(request);

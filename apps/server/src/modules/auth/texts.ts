@@ -12,6 +12,7 @@ const TEXTS = {
     confirmationCode: "Your Hikaya confirmation code is {code}",
     signInLink: "Your Hikaya sign-in code is {code}. Or open {link}",
     resetLink: "Your Hikaya password reset code is {code}. Or open {link}",
+    inviteLink: "You are invited to Hikaya. Your code is {code}. Or open {link}",
   },
   ar: {
     code: "رمزك في حكاية: {code}",
@@ -20,6 +21,7 @@ const TEXTS = {
     confirmationCode: "رمز التأكيد في حكاية: {code}",
     signInLink: "رمز تسجيل الدخول إلى حكاية: {code}. أو افتح الرابط: {link}",
     resetLink: "رمز إعادة تعيين كلمة المرور في حكاية: {code}. أو افتح الرابط: {link}",
+    inviteLink: "أنت مدعوّ إلى حكاية. رمزك: {code}. أو افتح الرابط: {link}",
   },
 } as const satisfies Record<Language, Record<string, string>>;
 

@@ -53,6 +53,15 @@ export const parseJson = (text: string | null): Record<string, unknown> => {
   }
 };
 
+export const toSupabaseFactor = (f: FactorRow): SupabaseFactor => ({
+  id: f.id,
+  ...(f.friendly_name ? { friendly_name: f.friendly_name } : {}),
+  factor_type: f.factor_type,
+  status: f.status,
+  created_at: f.created_at,
+  updated_at: f.updated_at,
+});
+
 export function toSupabaseUser(
   user: UserRow,
   identities: IdentityRow[],
@@ -87,14 +96,7 @@ export function toSupabaseUser(
         ...(i.email ? { email: i.email } : {}),
       };
     }),
-    factors: factors.map((f) => ({
-      id: f.id,
-      ...(f.friendly_name ? { friendly_name: f.friendly_name } : {}),
-      factor_type: f.factor_type,
-      status: f.status,
-      created_at: f.created_at,
-      updated_at: f.updated_at,
-    })),
+    factors: factors.map(toSupabaseFactor),
     created_at: user.created_at,
     updated_at: user.updated_at,
     is_anonymous: user.is_anonymous === 1,
