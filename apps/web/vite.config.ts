@@ -56,6 +56,8 @@ export default defineConfig({
         globPatterns: ["**/*.{js,mjs,css,html,svg,png,webmanifest}"],
         // The console and the PDF viewer are not part of the person's offline app; they load when online.
         globIgnores: ["**/admin-*", "**/pdf-viewer-*", "**/pdf.worker*", "**/*.map"],
+        // Web Push (facilitator replies): the push and notificationclick handlers.
+        importScripts: ["push-sw.js"],
         navigateFallback: "/index.html",
         navigateFallbackDenylist: [/^\/api\//, /^\/auth\//, /^\/storage\//, /^\/admin/],
         cleanupOutdatedCaches: true,

@@ -24,6 +24,7 @@ import { StoriesPage } from "./pages/stories-page.tsx";
 import { StoryEditorPage } from "./pages/story-editor-page.tsx";
 import { UserDetailPage } from "./pages/user-detail-page.tsx";
 import { UsersPage } from "./pages/users-page.tsx";
+import { RemindersPage } from "./reminders/reminders-page.tsx";
 import "./admin.css";
 
 // Present only once the message-center engineer's inbox exists; an empty match otherwise.
@@ -67,7 +68,7 @@ export function AdminApp() {
   const firstInboxPath = inboxRoutes.find((r) => r.path)?.path;
   const inboxTo =
     inboxModule.inboxNav?.to ?? (firstInboxPath ? `/admin/${firstInboxPath.replace(/\/?\*$/, "").replace(/\/:.*$/, "")}` : null);
-  const extraNav: NavItem[] = inboxTo ? [{ to: inboxTo, label: t("nav.inbox") }] : [];
+  const extraNav: NavItem[] = inboxTo ? [{ to: inboxTo, label: t("nav.inbox"), count: "waiting" }] : [];
   return useRoutes([
     { path: "login", element: <AdminLoginPage /> },
     {
@@ -91,6 +92,7 @@ export function AdminApp() {
         { path: "outbox", element: <OutboxPage /> },
         { path: "analytics", element: <AnalyticsPage /> },
         { path: "audit", element: <AuditPage /> },
+        { path: "reminders", element: <RemindersPage /> },
         ...inboxRoutes,
         { path: "*", element: <AdminNotFound /> },
       ],

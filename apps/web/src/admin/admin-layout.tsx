@@ -3,10 +3,13 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
 import { consoleSession, useAdminSession } from "./admin-session.ts";
+import { useWaitingConversations } from "./waiting-count.ts";
 
 export interface NavItem {
   to: string;
   label: string;
+  /** "waiting": show how many conversations wait for a reply beside the link. */
+  count?: "waiting";
 }
 
 /**
@@ -19,6 +22,7 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
   const location = useLocation();
   const navigate = useNavigate();
   const session = useAdminSession();
+  const waiting = useWaitingConversations(session.status === "admin" && extraNav.some((item) => item.count === "waiting"));
 
   // A tapped link closes the drawer.
   const [shownPath, setShownPath] = useState(location.pathname);
@@ -33,6 +37,7 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
     { to: "/admin/media", label: t("nav.media") },
     { to: "/admin/settings", label: t("nav.settings") },
     ...extraNav,
+    { to: "/admin/reminders", label: t("nav.reminders") },
     { to: "/admin/users", label: t("nav.users") },
     { to: "/admin/contact", label: t("nav.contact") },
     { to: "/admin/outbox", label: t("nav.outbox") },
@@ -80,6 +85,12 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
             <li key={item.to}>
               <NavLink to={item.to} className={({ isActive }) => `admin-nav__link${isActive ? " is-active" : ""}`}>
                 {item.label}
+                {item.count === "waiting" && waiting > 0 && (
+                  <span className="admin-nav__count" data-testid="waiting-count">
+                    <span aria-hidden="true">{waiting}</span>
+                    <span className="visually-hidden">{t("nav.waiting", { count: waiting })}</span>
+                  </span>
+                )}
               </NavLink>
             </li>
           ))}

@@ -2,13 +2,14 @@ import { MENU_FADE_MS, MESSAGE_CENTER_MIN_WATCHED } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Outlet, useLocation, useNavigate } from "react-router";
-import { toast } from "../lib/toast.tsx";
 import { signOut } from "../lib/auth.ts";
 import { currentLanguage, useTranslation } from "../lib/i18n.ts";
 import { useMe } from "../lib/me.ts";
 import { promptInstall } from "../lib/pwa.ts";
 import { useSettings } from "../lib/settings.ts";
 import { shareSite } from "../lib/share.ts";
+import { toast } from "../lib/toast.tsx";
+import { useUnreadMessages } from "../lib/unread.ts";
 import { LanguageSwitch } from "./language-switch.tsx";
 import { useRequireUser } from "./require-user.ts";
 import "./app-chrome.css";
@@ -64,6 +65,7 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
   const title = useProductTitle();
   const panel = useRef<HTMLDivElement>(null);
   const watched = me.data?.watchedStories?.length ?? 0;
+  const unread = useUnreadMessages(watched > MESSAGE_CENTER_MIN_WATCHED);
 
   useEffect(() => {
     if (state !== "open") return;
@@ -82,9 +84,9 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
     else navigate(to);
   };
 
-  const items: { key: string; icon: string; label: string; onClick: () => void }[] = [
+  const items: { key: string; icon: string; label: string; count?: number; onClick: () => void }[] = [
     ...(watched > MESSAGE_CENTER_MIN_WATCHED
-      ? [{ key: "messageCenter", icon: ICONS.chat, label: t("menu.messageCenter"), onClick: go("/user-home") }]
+      ? [{ key: "messageCenter", icon: ICONS.chat, label: t("menu.messageCenter"), count: unread, onClick: go("/user-home") }]
       : []),
     { key: "stories", icon: ICONS.stories, label: t("menu.stories"), onClick: go("/") },
     {
@@ -142,6 +144,12 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
                 <button type="button" className="menu-item" onClick={item.onClick} data-item={item.key}>
                   <Icon d={item.icon} />
                   <span>{item.label}</span>
+                  {item.count ? (
+                    <span className="menu-item__count">
+                      <span aria-hidden="true">{item.count}</span>
+                      <span className="visually-hidden">{t("menu.unread", { count: item.count })}</span>
+                    </span>
+                  ) : null}
                 </button>
               </li>
             ))}

@@ -1,17 +1,34 @@
 import type { AccountSettings, PreferencesRequest } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { toast } from "../../lib/toast.tsx";
+import { useEffect, useState } from "react";
 import { accountQuery, savePreferences } from "../../lib/account.ts";
 import { errorText } from "../../lib/errors.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { type PushState, pushState, turnPushOff, turnPushOn } from "../../lib/push.ts";
+import { toast } from "../../lib/toast.tsx";
 
 /**
  * The reminders and WhatsApp answers as the server stores them; each change is saved at once. The box
- * follows the tap straight away and goes back if the server refuses.
+ * follows the tap straight away and goes back if the server refuses. Reminders turned off (here, by the
+ * link in a reminder, or by replying STOP) say how and when. Notifications for the team's replies belong
+ * to this browser (a push subscription), so their switch reads the browser's state.
  */
 export function AccountPreferences({ settings }: { settings: AccountSettings }) {
-  const { t } = useTranslation("account");
+  const { t, i18n } = useTranslation("account");
+  const [push, setPush] = useState<PushState | "busy">("busy");
+  useEffect(() => {
+    void pushState().then(setPush, () => setPush("unsupported"));
+  }, []);
+  const togglePush = async (on: boolean) => {
+    setPush("busy");
+    try {
+      setPush(on ? await turnPushOn() : await turnPushOff());
+    } catch (error) {
+      toast.error(errorText(error));
+      setPush(await pushState().catch(() => "unsupported" as const));
+    }
+  };
   const client = useQueryClient();
   const [draft, setDraft] = useState<PreferencesRequest>({});
   const busy = Object.keys(draft).length > 0;
@@ -44,6 +61,13 @@ export function AccountPreferences({ settings }: { settings: AccountSettings }) 
         />
         <span>{t("register.reminders")}</span>
       </label>
+      {!reminders && settings.remindersStoppedVia && settings.agreeToReminderAt && (
+        <p className="auth-form__note" data-testid="reminders-stopped">
+          {t(`preferences.stoppedVia.${settings.remindersStoppedVia}`, {
+            date: formatDateTime(settings.agreeToReminderAt, i18n.language),
+          })}
+        </p>
+      )}
       <label className="checkbox">
         <input
           type="checkbox"
@@ -53,6 +77,18 @@ export function AccountPreferences({ settings }: { settings: AccountSettings }) 
         />
         <span>{t("preferences.whatsapp")}</span>
       </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={push === "on"}
+          disabled={push === "busy" || push === "unsupported" || push === "denied"}
+          onChange={(e) => void togglePush(e.target.checked)}
+        />
+        <span>{t("preferences.push")}</span>
+      </label>
+      {(push === "unsupported" || push === "denied") && (
+        <p className="auth-form__note">{t(push === "denied" ? "preferences.pushDenied" : "preferences.pushUnsupported")}</p>
+      )}
     </section>
   );
 }

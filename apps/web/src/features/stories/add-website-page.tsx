@@ -1,9 +1,9 @@
 import { Link, useParams } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { promptInstall } from "../../lib/pwa.ts";
+import { toast } from "../../lib/toast.tsx";
 import { InstructionModalButton } from "./instruction-video.tsx";
 import "./stories.css";
 
@@ -39,6 +39,7 @@ export function AddWebsitePage() {
             <li>{t("addWebsite.ios2")}</li>
             <li>{t("addWebsite.ios3")}</li>
           </ol>
+          <p className="steps__note">{t("addWebsite.iosPush")}</p>
           <h3>{t("addWebsite.androidTitle")}</h3>
           <ol>
             <li>{t("addWebsite.android1")}</li>
