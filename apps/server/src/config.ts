@@ -238,6 +238,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/** The running configuration with some variables replaced: operator commands that write somewhere else. */
+export function loadConfigWith(overrides: Record<string, string>): Config {
+  return loadConfig({ ...process.env, ...overrides });
+}
+
 function sqliteFile(url: string | undefined, dataDir: string): string {
   const path = url?.slice("sqlite:".length).replace(/^\/\//, "");
   if (!path) return resolve(dataDir, "hikaya.db");
