@@ -79,6 +79,21 @@ const envSchema = z
     // A session not refreshed for this many days ends (0: sessions end only at log-out). Like Supabase's
     // sessions.inactivity_timeout; a family that opens the app once a month stays signed in.
     SESSION_INACTIVITY_DAYS: z.coerce.number().int().min(0).max(3650).default(90),
+    // Browser origins that may call /auth/v1 ("*": any, without credentials, as Supabase), or a comma-separated list.
+    AUTH_CORS_ORIGINS: z
+      .string()
+      .default("*")
+      .transform((v, ctx) => {
+        if (v.trim() === "*") return "*" as const;
+        const origins = v
+          .split(",")
+          .map((o) => o.trim().replace(/\/$/, ""))
+          .filter(Boolean);
+        for (const origin of origins)
+          if (!URL.canParse(origin) || new URL(origin).origin !== origin)
+            ctx.addIssue({ code: "custom", message: `"${origin}" is not an origin like https://app.example.com` });
+        return origins;
+      }),
     // The storage sweep (temporary files, files no row points to) runs at start-up and then this often; 0: start-up only.
     STORAGE_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(360),
     // How often each replica looks for due story reminders (0: only when an operator runs them).
@@ -136,6 +151,8 @@ export interface Config {
     jwtExpirySeconds: number;
     /** A session unused for longer ends; 0 means only log-out ends it. */
     sessionInactivityDays: number;
+    /** AUTH_CORS_ORIGINS: "*" or the origins allowed to call /auth/v1 from a browser. */
+    corsOrigins: "*" | string[];
   };
   /** Seconds between two looks for due story reminders on each replica; 0 turns the timer off. */
   reminderIntervalSeconds: number;
@@ -207,6 +224,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR,
       jwtExpirySeconds: env.JWT_EXPIRY_SECONDS,
       sessionInactivityDays: env.SESSION_INACTIVITY_DAYS,
+      corsOrigins: env.AUTH_CORS_ORIGINS,
     },
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
     storageSweepIntervalMinutes: env.STORAGE_SWEEP_INTERVAL_MINUTES,

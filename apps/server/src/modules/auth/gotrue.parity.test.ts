@@ -218,3 +218,53 @@ describe("a supabase_admin role token is accepted where service_role is", () => 
     expect(refused.status).toBe(401);
   });
 });
+
+describe("CORS as Supabase answers it", () => {
+  const preflight = (base: string, origin: string, method: string) =>
+    fetch(`${base}/auth/v1/user`, {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": method,
+        "access-control-request-headers": "apikey,authorization,content-type,x-client-info,x-supabase-api-version",
+      },
+    });
+
+  test("any origin by default, without credentials; every method supabase-js uses; Supabase's exposed headers", async () => {
+    for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+      const res = await preflight(s.baseUrl, "http://elsewhere.example:5173", method);
+      expect(res.status).toBe(204);
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+      expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(res.headers.get("access-control-allow-methods")?.split(/, */)).toContain(method);
+      const allowed = res.headers.get("access-control-allow-headers")?.toLowerCase().split(/, */) ?? [];
+      for (const header of ["apikey", "authorization", "content-type", "x-client-info", "x-supabase-api-version"])
+        expect(allowed).toContain(header);
+    }
+    const list = await fetch(`${s.baseUrl}/auth/v1/admin/users?page=1&per_page=1`, {
+      headers: { apikey: s.serviceRoleKey, authorization: `Bearer ${s.serviceRoleKey}`, origin: "http://elsewhere.example" },
+    });
+    expect(list.headers.get("access-control-expose-headers")?.split(/, */)).toEqual([
+      "X-Total-Count",
+      "Link",
+      "X-Supabase-Api-Version",
+    ]);
+  });
+
+  test("AUTH_CORS_ORIGINS names the origins that may call; others get no CORS headers", async () => {
+    const t = await createTestApp({ AUTH_CORS_ORIGINS: "https://app.example, https://console.example/" });
+    try {
+      const ask = (origin: string) =>
+        t.app.inject({
+          method: "OPTIONS",
+          url: "/auth/v1/user",
+          headers: { origin, "access-control-request-method": "PUT" },
+        });
+      expect((await ask("https://console.example")).headers["access-control-allow-origin"]).toBe("https://console.example");
+      expect((await ask("https://evil.example")).headers["access-control-allow-origin"]).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+    await expect(createTestApp({ AUTH_CORS_ORIGINS: "app.example/path" })).rejects.toThrow(/AUTH_CORS_ORIGINS/);
+  });
+});

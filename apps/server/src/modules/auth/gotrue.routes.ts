@@ -22,6 +22,20 @@ const OPEN_ROUTES = new Set([
   "/.well-known/oauth-authorization-server",
   "/health",
 ]);
+/** What Supabase's gateway and GoTrue let a browser send, and what supabase-js sends. */
+const CORS_ALLOWED_HEADERS = [
+  "accept",
+  "apikey",
+  "authorization",
+  "content-type",
+  "x-client-info",
+  "x-client-ip",
+  "x-supabase-api-version",
+  "x-retry-count",
+  "traceparent",
+  "tracestate",
+  "baggage",
+];
 /** Providers Supabase knows, none enabled here; the id_token issuers it checks them against. */
 const ID_TOKEN_ISSUERS: Record<string, string> = {
   google: "https://accounts.google.com",
@@ -127,7 +141,16 @@ export async function gotrueRoutes(app: FastifyInstance) {
   const service = (): AuthService => app.deps.auth.service;
   const { keys } = app.deps.auth;
 
-  await app.register(cors, { origin: true, exposedHeaders: ["X-Supabase-Api-Version"], maxAge: 86400 });
+  const { corsOrigins } = app.deps.config.auth;
+  await app.register(cors, {
+    // Supabase's: any origin by default and never credentials (tokens travel in headers, not cookies).
+    origin: corsOrigins,
+    credentials: false,
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    allowedHeaders: CORS_ALLOWED_HEADERS,
+    exposedHeaders: ["X-Total-Count", "Link", "X-Supabase-Api-Version"],
+    maxAge: 86400,
+  });
 
   app.setErrorHandler((error, request, reply) => sendAuthError(request, reply, toAuthError(error, request)));
   // supabase-js sends `Content-Type: application/json` with no body on some DELETE and POST calls.
