@@ -2,10 +2,10 @@ import type { AdminRecording } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { adminQueries, fetchPrivateAudio } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
 
@@ -57,6 +57,9 @@ export function UserDetailPage() {
                       {d.profile.agreeToReminder ? t("common.yes") : t("common.no")}
                       {d.profile.agreeToReminderAt && (
                         <span className="admin-muted"> · {formatDateTime(d.profile.agreeToReminderAt, i18n.language)}</span>
+                      )}
+                      {d.profile.remindersStoppedVia && (
+                        <span className="admin-muted"> · {t(`users.stoppedVia.${d.profile.remindersStoppedVia}`)}</span>
                       )}
                     </dd>
                     <dt>{t("users.whatsapp")}</dt>
