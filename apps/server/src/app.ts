@@ -9,6 +9,7 @@ import { createSecretStore } from "./infrastructure/secrets/index.ts";
 import { createMessageProvider } from "./infrastructure/sms/index.ts";
 import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts";
 import { accountRoutes } from "./modules/auth/account.routes.ts";
 import { createAuthDeps } from "./modules/auth/auth.module.ts";
 import { gotrueRoutes } from "./modules/auth/gotrue.routes.ts";
@@ -25,7 +26,13 @@ import { moveStoryMediaPrivate, startStorageSweep } from "./modules/storage/stor
 import { webRoutes } from "./modules/web/web.routes.ts";
 import { registerApiDocs } from "./plugins/api-docs.ts";
 import { installErrorHandler } from "./plugins/error-handler.ts";
-import { clientErrorHandler, frameworkErrors, installInputRules, trustProxyOption } from "./plugins/http-edge.ts";
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  installErrorShapeGuard,
+  installInputRules,
+  trustProxyOption,
+} from "./plugins/http-edge.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { installBodyTimeout } from "./plugins/timeouts.ts";
 import { installTokenApiBody } from "./plugins/token-api-body.ts";
@@ -110,6 +117,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandler(app);
   await registerSecurityHeaders(app, config.publicUrl);
   installInputRules(app);
+  installErrorShapeGuard(app);
   installWriteLimits(app, config.http.rateLimitFactor); // before every route: it reads each route as it is added
   installBodyTimeout(app, config.http.bodyTimeoutMs);
   installTokenApiBody(app);
@@ -125,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storageRoutes, { prefix: "/storage/v1" });
   await app.register(messageRoutes, { prefix: "/api" });
   await app.register(adminRoutes, { prefix: "/api/admin" });
+  await app.register(serviceRoleKeyRoutes, { prefix: "/api/admin" });
   await app.register(reminderRoutes, { prefix: "/api" });
   await app.register(webRoutes);
   return app;

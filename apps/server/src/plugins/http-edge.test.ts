@@ -55,6 +55,15 @@ describe("router-level failures", () => {
   });
 });
 
+describe("plain-text errors of plugins", () => {
+  it("a CORS preflight the cors plugin refuses answers in Supabase's shape, not plain text", async () => {
+    const res = await t.app.inject({ method: "OPTIONS", url: "/auth/v1/token" });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers["content-type"]).toMatch(/application\/json/);
+    expect(res.json()).toMatchObject({ code: 400, error_code: "validation_failed" });
+  });
+});
+
 describe("deep JSON", () => {
   const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
   it.each([

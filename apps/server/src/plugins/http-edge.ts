@@ -1,6 +1,6 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
-import type { ErrorBody } from "@hikaya/contracts";
+import type { ErrorBody, ErrorCode } from "@hikaya/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import { sendError } from "./error-handler.ts";
@@ -60,4 +60,40 @@ export function trustProxyOption(
 ): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof value !== "number") return value;
   return (_address, hop) => hop < value;
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  408: "request_timeout",
+  409: "conflict",
+  413: "payload_too_large",
+  414: "uri_too_long",
+  415: "unsupported_media_type",
+  416: "range_not_satisfiable",
+  429: "rate_limited",
+  431: "headers_too_large",
+  503: "service_unavailable",
+};
+
+/**
+ * The last guard of the one error shape: an error a plugin answers on its own in plain text (a CORS preflight
+ * refused by @fastify/cors, say) is rewritten into the app's shape, or Supabase's under /auth/v1.
+ */
+export function installErrorShapeGuard(app: FastifyInstance) {
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (reply.statusCode < 400 || request.method === "HEAD") return payload;
+    const type = String(reply.getHeader("content-type") ?? "");
+    if (type.includes("json") || (typeof payload !== "string" && !Buffer.isBuffer(payload))) return payload;
+    const text = String(payload ?? "").slice(0, 200);
+    const status = reply.statusCode;
+    reply.header("content-type", "application/json; charset=utf-8");
+    reply.removeHeader("content-length");
+    if (request.url.startsWith("/auth/v1")) {
+      return JSON.stringify({ code: status, error_code: status === 404 ? "not_found" : "validation_failed", msg: text });
+    }
+    const body: ErrorBody = { code: CODE_BY_STATUS[status] ?? (status >= 500 ? "internal_error" : "bad_request"), message: text };
+    return JSON.stringify(body);
+  });
 }
