@@ -1,14 +1,15 @@
 import type { AdminSettings } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type CSSProperties, type FormEvent, useId, useState } from "react";
-import { toast } from "../../lib/toast.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { adminQueries, useSaveSettings } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { ServiceRoleKeyCard } from "./service-role-key.tsx";
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
@@ -132,6 +133,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         </form>
         <Preview title={currentLanguage() === "ar" ? titleAr : titleEn} color={validColor ? color : settings.primaryColor} />
       </div>
+      <ServiceRoleKeyCard />
       <ConfirmDialog
         open={confirm !== null}
         title={confirm ? t("settings.confirmOnTitle") : t("settings.confirmOffTitle")}
