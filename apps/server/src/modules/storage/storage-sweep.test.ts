@@ -96,6 +96,32 @@ describe("the storage sweep", () => {
     expect(await keysOf("voice-notes")).toEqual([voiceKey]);
   });
 
+  it("removes the recordings of a person an admin deleted (the rows cascade, the files become orphans)", async () => {
+    const user = await createTestUser(t.app);
+    const key = `${user.id}/${randomUUID()}`;
+    await put("recordings", key);
+    const story = await t.app.deps.db.selectFrom("stories").select("id").executeTakeFirstOrThrow();
+    await t.app.deps.db
+      .insertInto("recordings")
+      .values({
+        id: randomUUID(),
+        user_id: user.id,
+        story_id: story.id,
+        question_index: null,
+        object_key: key,
+        content_type: "audio/webm",
+        size: 5,
+        duration_seconds: null,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    expect((await sweepStorage(t.app.deps, later())).removedOrphans).toBe(0);
+    // What the auth admin API's delete does to the rows (auth.repository deleteUser): the database cascades.
+    await t.app.deps.db.deleteFrom("users").where("id", "=", user.id).execute();
+    expect((await sweepStorage(t.app.deps, later())).removedOrphans).toBe(1);
+    expect(await exists("recordings", key)).toBe(false);
+  });
+
   it("leaves a file no row points to yet alone during the grace period (an upload in flight), then removes it", async () => {
     await put("videos", "in-flight.mp4");
     expect((await sweepStorage(t.app.deps)).removedOrphans).toBe(0);
