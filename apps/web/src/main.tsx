@@ -1,3 +1,4 @@
+import { disableSchemaCompilation } from "@hikaya/contracts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
@@ -8,6 +9,8 @@ import { startPwa } from "./lib/pwa.ts";
 import { hasStoredAuthSession, startAuthSync } from "./lib/session.ts";
 import "./styles/global.css";
 
+// Before any schema parses: the CSP forbids eval, and zod's compiled parsers use it.
+disableSchemaCompilation();
 initI18n();
 startPwa();
 // A signed-in person's session is kept fresh from the first moment (refreshed now if it expired while away).

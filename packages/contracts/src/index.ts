@@ -2,6 +2,7 @@ export * from "./account.ts";
 export * from "./admin.ts";
 export * from "./auth.ts";
 export * from "./constants.ts";
+export * from "./csp.ts";
 export * from "./digits.ts";
 export * from "./enums.ts";
 export * from "./envelope.ts";

@@ -1,0 +1,10 @@
+import { z } from "zod";
+
+/**
+ * zod compiles object parsers with `new Function` when it may, and probes whether it may by calling it. Under the
+ * app's Content-Security-Policy (no 'unsafe-eval') that probe is reported as a violation, so the browser turns the
+ * compilation off once at start-up, before any schema parses. The server keeps it (no CSP applies there).
+ */
+export function disableSchemaCompilation() {
+  z.config({ jitless: true });
+}
