@@ -12,9 +12,9 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
+import { multipartParts } from "../../plugins/multipart.ts";
 import { requireSelfOrAdmin, requireUser } from "../auth/guards.ts";
 import { sendObject } from "../storage/object-response.ts";
-import { multipartParts } from "../../plugins/multipart.ts";
 import {
   checkRecordableStory,
   discardAudio,
