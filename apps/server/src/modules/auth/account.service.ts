@@ -1,11 +1,10 @@
 import type { AccountUser, CreateAccountUserRequest, Language } from "@hikaya/contracts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
-import type { AuthRepository } from "./auth.repository.ts";
-import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
-import { RESET_TOKEN_TTL_MS } from "./auth.service.ts";
+import type { AccountsService } from "./accounts.service.ts";
+import { AuthCore, type AuthCoreDeps, type Caller, RESET_TOKEN_TTL_MS, type RequestMeta } from "./auth-core.ts";
 import { AuthError } from "./auth-errors.ts";
+import type { CodesService } from "./codes.service.ts";
 import { phoneWithCountry, resolveCountry } from "./phone.ts";
-import type { RateLimiter } from "./rate-limiter.ts";
 import { randomToken, verifyPassword } from "./secrets.ts";
 import { authText } from "./texts.ts";
 
@@ -13,15 +12,14 @@ import { authText } from "./texts.ts";
  * The spec's phone-number account calls (/api/sign-up, send-otp, verify-otp, reset-password,
  * change-password, POST /api/users), on the same users, sessions and tokens as /auth/v1.
  */
-export class AccountService {
-  readonly #auth: AuthService;
-  readonly #repo: AuthRepository;
-  readonly #limiter: RateLimiter;
+export class AccountService extends AuthCore {
+  readonly #accounts: AccountsService;
+  readonly #codes: CodesService;
 
-  constructor(auth: AuthService, repo: AuthRepository, limiter: RateLimiter) {
-    this.#auth = auth;
-    this.#repo = repo;
-    this.#limiter = limiter;
+  constructor(deps: AuthCoreDeps, parts: { accounts: AccountsService; codes: CodesService }) {
+    super(deps);
+    this.#accounts = parts.accounts;
+    this.#codes = parts.codes;
   }
 
   #phone(country: string, phoneNumber: string): { e164: string; dialCode: string; national: string } {
@@ -37,10 +35,10 @@ export class AccountService {
     meta: RequestMeta,
   ) {
     const { e164, dialCode, national } = this.#phone(input.country, input.phoneNumber);
-    const session = await this.#auth.signUp({ phone: e164, password: input.password, data: {} }, meta);
+    const session = await this.#accounts.signUp({ phone: e164, password: input.password, data: {} }, meta);
     const now = new Date().toISOString();
     const userId = session.user.id;
-    await this.#repo.upsertProfile(
+    await this.repo.upsertProfile(
       {
         user_id: userId,
         name: null,
@@ -78,26 +76,26 @@ export class AccountService {
   /** Sends a code to a registered phone; an unknown phone gets the same answer (a stable decoy id) and no message. */
   async sendOtp(input: { country: string; phoneNumber: string }, meta: RequestMeta): Promise<{ user: string }> {
     const { e164 } = this.#phone(input.country, input.phoneNumber);
-    await this.#limiter.hit("otpSendPerIp", meta.ip);
-    await this.#limiter.hit("otpSendPerRecipient", e164);
-    const user = await this.#repo.findUserByPhone(e164);
+    await this.limiter.hit("otpSendPerIp", meta.ip);
+    await this.limiter.hit("otpSendPerRecipient", e164);
+    const user = await this.repo.findUserByPhone(e164);
     if (!user) {
-      await this.#auth.audit(null, "api_recovery_requested", meta, { known: false });
-      return { user: this.#auth.decoyUserId(e164) };
+      await this.audit(null, "api_recovery_requested", meta, { known: false });
+      return { user: this.decoyUserId(e164) };
     }
-    const { code } = await this.#auth.issueCode("api_recovery", user.id, user.id);
-    const language = await this.#auth.languageOf(user.id, meta);
-    await this.#auth.send("sms", e164, authText("resetCode", language, { code }), "recovery");
-    await this.#auth.audit(user.id, "api_recovery_requested", meta, { known: true });
+    const { code } = await this.#codes.issueCode("api_recovery", user.id, user.id);
+    const language = await this.languageOf(user.id, meta);
+    await this.send("sms", e164, authText("resetCode", language, { code }), "recovery");
+    await this.audit(user.id, "api_recovery_requested", meta, { known: true });
     return { user: user.id };
   }
 
   /** A correct code buys a short-lived, single-use reset token. */
   async verifyOtp(input: { otp: string; user: string }, meta: RequestMeta): Promise<{ token: string }> {
-    await this.#limiter.hit("verifyPerIp", meta.ip);
-    await this.#limiter.hit("verifyPerAccount", input.user);
+    await this.limiter.hit("verifyPerIp", meta.ip);
+    await this.limiter.hit("verifyPerAccount", input.user);
     try {
-      await this.#auth.consumeCode(["api_recovery"], input.user, input.otp);
+      await this.#codes.consumeCode(["api_recovery"], input.user, input.otp);
     } catch (error) {
       if (error instanceof AuthError && error.appCode === "too_many_attempts") throw error.toAppError();
       if (error instanceof AuthError && error.errorCode === "otp_expired")
@@ -105,25 +103,25 @@ export class AccountService {
       throw error;
     }
     const secret = randomToken();
-    await this.#auth.issueCode("api_reset", input.user, input.user, secret, RESET_TOKEN_TTL_MS);
-    await this.#auth.audit(input.user, "api_otp_verified", meta);
+    await this.#codes.issueCode("api_reset", input.user, input.user, secret, RESET_TOKEN_TTL_MS);
+    await this.audit(input.user, "api_otp_verified", meta);
     return { token: `${input.user}.${secret}` };
   }
 
   async resetPassword(input: { password: string; confirmPassword: string; token: string }, meta: RequestMeta) {
     if (input.password !== input.confirmPassword)
       throw new AppError("passwords_do_not_match", "Confirm password does not match New password");
-    const password = this.#auth.checkPassword(input.password);
+    const password = this.checkPassword(input.password);
     const row = await this.#findResetToken(input.token);
-    const user = row.user_id ? await this.#repo.findUserById(row.user_id) : undefined;
+    const user = row.user_id ? await this.repo.findUserById(row.user_id) : undefined;
     if (!user) throw new AppError("otp_expired", "This reset link is invalid or has expired");
-    await this.#repo.updateUser(user.id, {
-      encrypted_password: await this.#auth.hashPassword(password),
+    await this.repo.updateUser(user.id, {
+      encrypted_password: await this.hashPassword(password),
       updated_at: new Date().toISOString(),
     });
     // Whoever held the old password is signed out everywhere.
-    await this.#repo.deleteSessionsOf(user.id);
-    await this.#auth.audit(user.id, "user_recovery_password_reset", meta);
+    await this.repo.deleteSessionsOf(user.id);
+    await this.audit(user.id, "user_recovery_password_reset", meta);
     return { message: "Password reset successfully" };
   }
 
@@ -132,7 +130,7 @@ export class AccountService {
     const [userId, secret] = token.split(".", 2);
     if (!userId || !secret) throw new AppError("otp_expired", "This reset link is invalid or has expired");
     try {
-      return await this.#auth.consumeCode(["api_reset"], userId, secret);
+      return await this.#codes.consumeCode(["api_reset"], userId, secret);
     } catch (error) {
       if (error instanceof AuthError) throw new AppError("otp_expired", "This reset link is invalid or has expired");
       throw error;
@@ -141,23 +139,23 @@ export class AccountService {
 
   async changePassword(caller: Caller, input: { oldPassword: string; newPassword: string }, meta: RequestMeta) {
     if (!(await verifyPassword(input.oldPassword, caller.user.encrypted_password))) {
-      await this.#auth.audit(caller.user.id, "change_password_failed", meta);
+      await this.audit(caller.user.id, "change_password_failed", meta);
       throw new AppError("incorrect_password", "Current password is incorrect");
     }
-    const password = this.#auth.checkPassword(input.newPassword);
-    await this.#repo.updateUser(caller.user.id, {
-      encrypted_password: await this.#auth.hashPassword(password),
+    const password = this.checkPassword(input.newPassword);
+    await this.repo.updateUser(caller.user.id, {
+      encrypted_password: await this.hashPassword(password),
       updated_at: new Date().toISOString(),
     });
-    await this.#repo.deleteSessionsOf(caller.user.id, caller.session.id);
-    await this.#auth.audit(caller.user.id, "user_updated_password", meta);
+    await this.repo.deleteSessionsOf(caller.user.id, caller.session.id);
+    await this.audit(caller.user.id, "user_updated_password", meta);
     return { message: "Password change successfully" };
   }
 
   /** POST /api/users: a person's details, for their own id (admins: anyone's). */
   async upsertUser(caller: { userId: string; isAdmin: boolean }, input: CreateAccountUserRequest): Promise<AccountUser> {
     if (input.id !== caller.userId && !caller.isAdmin) throw forbidden("You can only change your own details");
-    const user = await this.#repo.findUserById(input.id);
+    const user = await this.repo.findUserById(input.id);
     if (!user) throw notFound("User not found");
     const now = new Date().toISOString();
     const resolved = input.countryCode ? resolveCountry(input.countryCode) : null;
@@ -172,7 +170,7 @@ export class AccountService {
         : {}),
       ...(input.language ? { language: input.language } : {}),
     };
-    await this.#repo.upsertProfile(
+    await this.repo.upsertProfile(
       {
         user_id: input.id,
         name: null,
@@ -197,7 +195,7 @@ export class AccountService {
   }
 
   async accountUser(userId: string): Promise<AccountUser> {
-    const profile = await this.#repo.findProfile(userId);
+    const profile = await this.repo.findProfile(userId);
     return {
       id: userId,
       phoneNumber: profile?.phone_number ?? null,

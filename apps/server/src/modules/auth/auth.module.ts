@@ -15,12 +15,13 @@ export function createAuthDeps(config: Config, db: DB, keys: SigningKeys, messag
   // The repository and the limiter stay inside the module: its two services share them, nothing else sees them.
   const repo = new AuthRepository(db);
   const limiter = new RateLimiter(db, config.auth.rateLimitFactor);
-  const service = new AuthService({ repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config });
+  const deps = { repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config };
+  const service = new AuthService(deps);
   return {
     keys,
     tokens,
     sessions: { isActive: (sessionId: string) => service.isSessionActive(sessionId) },
     service,
-    accounts: new AccountService(service, repo, limiter),
+    accounts: new AccountService(deps, { accounts: service.accounts, codes: service.codes }),
   };
 }

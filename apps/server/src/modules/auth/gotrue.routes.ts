@@ -192,7 +192,7 @@ export async function gotrueRoutes(app: FastifyInstance) {
     return (await app.deps.auth.tokens.verifyRoleKey(value)) !== null;
   }
 
-  const caller = (request: FastifyRequest): Promise<Caller> => service().authenticate(accessTokenOf(request));
+  const caller = (request: FastifyRequest): Promise<Caller> => service().sessions.authenticate(accessTokenOf(request));
 
   /** The service-role key, or an admin person's access token (the console). */
   async function requireAdmin(request: FastifyRequest): Promise<void> {
@@ -201,7 +201,7 @@ export async function gotrueRoutes(app: FastifyInstance) {
     if (safeEqual(token, keys.serviceRoleKey)) return;
     const role = await app.deps.auth.tokens.verifyRoleKey(token);
     if (role === "service_role" || role === "supabase_admin") return;
-    const { claims } = await service().authenticate(token);
+    const { claims } = await service().sessions.authenticate(token);
     if (claims.app_metadata?.role !== "admin") throw authErrors.notAdmin();
   }
 
@@ -253,7 +253,7 @@ export async function gotrueRoutes(app: FastifyInstance) {
   });
 
   // ── accounts and sessions ──
-  app.post("/signup", async (request) => service().signUp(bodyOf(request), metaOf(request)));
+  app.post("/signup", async (request) => service().accounts.signUp(bodyOf(request), metaOf(request)));
 
   app.post("/token", async (request) => {
     const grant = queryOf(request).grant_type;
@@ -261,11 +261,11 @@ export async function gotrueRoutes(app: FastifyInstance) {
     const meta = metaOf(request);
     switch (grant) {
       case "password":
-        return service().signInWithPassword(body, meta);
+        return service().accounts.signInWithPassword(body, meta);
       case "refresh_token":
-        return service().refresh(body.refresh_token, meta);
+        return service().sessions.refresh(body.refresh_token, meta);
       case "pkce":
-        return service().exchangeCode(body.auth_code, body.code_verifier, meta);
+        return service().codes.exchangeCode(body.auth_code, body.code_verifier, meta);
       case "id_token":
         return idTokenNotEnabled(body);
       case "web3":
@@ -275,10 +275,10 @@ export async function gotrueRoutes(app: FastifyInstance) {
     }
   });
 
-  app.post("/otp", async (request) => service().sendOtp(bodyOf(request), metaOf(request)));
+  app.post("/otp", async (request) => service().codes.sendOtp(bodyOf(request), metaOf(request)));
 
   app.post("/verify", async (request) => {
-    const { session } = await service().verify(bodyOf(request), metaOf(request));
+    const { session } = await service().codes.verify(bodyOf(request), metaOf(request));
     return session;
   });
 
@@ -286,7 +286,7 @@ export async function gotrueRoutes(app: FastifyInstance) {
     const q = queryOf(request);
     const meta = metaOf(request);
     const redirectTo = meta.redirectTo ?? `${app.deps.config.publicUrl ?? meta.origin}/`;
-    const location = await service().verifyLink(
+    const location = await service().codes.verifyLink(
       { ...(q.token ? { token: q.token } : {}), ...(q.type ? { type: q.type } : {}), redirectTo },
       meta,
     );
@@ -294,28 +294,28 @@ export async function gotrueRoutes(app: FastifyInstance) {
   });
 
   app.post("/recover", async (request) => {
-    await service().recover(bodyOf(request), metaOf(request));
+    await service().codes.recover(bodyOf(request), metaOf(request));
     return {};
   });
 
-  app.post("/resend", async (request) => service().resend(bodyOf(request), metaOf(request)));
+  app.post("/resend", async (request) => service().codes.resend(bodyOf(request), metaOf(request)));
 
   app.get("/reauthenticate", async (request) => {
-    await service().reauthenticate(await caller(request), metaOf(request));
+    await service().codes.reauthenticate(await caller(request), metaOf(request));
     return {};
   });
 
-  app.get("/user", async (request) => service().view((await caller(request)).user));
+  app.get("/user", async (request) => service().accounts.view((await caller(request)).user));
 
   app.put("/user", async (request) => {
     const who = await caller(request);
-    const user = await service().updateUser(who, bodyOf(request), metaOf(request));
-    return service().view(user);
+    const user = await service().accounts.updateUser(who, bodyOf(request), metaOf(request));
+    return service().accounts.view(user);
   });
 
   app.post("/logout", async (request, reply) => {
     const who = await caller(request);
-    await service().logout(who, queryOf(request).scope ?? "global", metaOf(request));
+    await service().sessions.logout(who, queryOf(request).scope ?? "global", metaOf(request));
     return reply.status(204).send();
   });
 
@@ -350,15 +350,15 @@ export async function gotrueRoutes(app: FastifyInstance) {
   });
 
   // ── MFA ──
-  app.post("/factors", async (request) => service().enrollFactor(await caller(request), bodyOf(request), request.hostname));
+  app.post("/factors", async (request) => service().mfa.enrollFactor(await caller(request), bodyOf(request), request.hostname));
   app.post<{ Params: { id: string } }>("/factors/:id/challenge", async (request) =>
-    service().challengeFactor(await caller(request), request.params.id, metaOf(request)),
+    service().mfa.challengeFactor(await caller(request), request.params.id, metaOf(request)),
   );
   app.post<{ Params: { id: string } }>("/factors/:id/verify", async (request) =>
-    service().verifyFactor(await caller(request), request.params.id, bodyOf(request), metaOf(request)),
+    service().mfa.verifyFactor(await caller(request), request.params.id, bodyOf(request), metaOf(request)),
   );
   app.delete<{ Params: { id: string } }>("/factors/:id", async (request) =>
-    service().unenrollFactor(await caller(request), request.params.id, metaOf(request)),
+    service().mfa.unenrollFactor(await caller(request), request.params.id, metaOf(request)),
   );
 
   // ── admin (service-role key) ──
@@ -367,50 +367,50 @@ export async function gotrueRoutes(app: FastifyInstance) {
     const q = queryOf(request);
     const page = Math.max(1, paginationParam(q.page, 1));
     const perPage = Math.min(1000, Math.max(1, paginationParam(q.per_page, 50)));
-    const { users: rows, total } = await service().adminListUsers((page - 1) * perPage, perPage);
+    const { users: rows, total } = await service().admin.adminListUsers((page - 1) * perPage, perPage);
     const lastPage = Math.max(1, Math.ceil(total / perPage));
     const links = [
       ...(page < lastPage ? [`</admin/users?page=${page + 1}&per_page=${perPage}>; rel="next"`] : []),
       `</admin/users?page=${lastPage}&per_page=${perPage}>; rel="last"`,
     ];
     reply.header("x-total-count", String(total)).header("link", links.join(", "));
-    return { users: await service().views(rows), aud: "authenticated" };
+    return { users: await service().accounts.views(rows), aud: "authenticated" };
   });
   app.post("/admin/users", async (request) => {
     await requireAdmin(request);
-    return service().view(await service().adminCreateUser(bodyOf(request), metaOf(request)));
+    return service().accounts.view(await service().admin.adminCreateUser(bodyOf(request), metaOf(request)));
   });
   app.get<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
     await requireAdmin(request);
-    const user = await service().findUser(request.params.id);
+    const user = await service().accounts.findUser(request.params.id);
     if (!user) throw authErrors.userNotFound();
-    return service().view(user);
+    return service().accounts.view(user);
   });
   app.put<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
     await requireAdmin(request);
-    return service().view(await service().adminUpdateUser(request.params.id, bodyOf(request), metaOf(request)));
+    return service().accounts.view(await service().admin.adminUpdateUser(request.params.id, bodyOf(request), metaOf(request)));
   });
   app.delete<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
     await requireAdmin(request);
-    await service().adminDeleteUser(request.params.id, metaOf(request));
+    await service().admin.adminDeleteUser(request.params.id, metaOf(request));
     return {};
   });
   app.post("/invite", async (request) => {
     await requireAdmin(request);
-    return service().view(await service().invite(bodyOf(request), metaOf(request)));
+    return service().accounts.view(await service().admin.invite(bodyOf(request), metaOf(request)));
   });
   app.get<{ Params: { id: string } }>("/admin/users/:id/factors", async (request) => {
     await requireAdmin(request);
-    return service().adminListFactors(request.params.id);
+    return service().admin.adminListFactors(request.params.id);
   });
   app.delete<{ Params: { id: string; factorId: string } }>("/admin/users/:id/factors/:factorId", async (request) => {
     await requireAdmin(request);
-    return service().adminDeleteFactor(request.params.id, request.params.factorId, metaOf(request));
+    return service().admin.adminDeleteFactor(request.params.id, request.params.factorId, metaOf(request));
   });
   app.post("/admin/generate_link", async (request) => {
     await requireAdmin(request);
     const meta = metaOf(request);
-    return service().generateLink(bodyOf(request), meta, meta.redirectTo);
+    return service().admin.generateLink(bodyOf(request), meta, meta.redirectTo);
   });
 }
 
