@@ -28,13 +28,14 @@ export async function listReferencedPaths(db: Db): Promise<string[]> {
 
 /**
  * Whether any row keeps one of `paths` (exactly, or followed by a `?` query such as a thumbnail's `?v=`).
- * LIKE's `_` may match more than the one name: the error is on the safe side (a file kept, never one lost).
+ * Keys never hold `%`; LIKE's `_` may match more than the one name, an error on the safe side (a file kept, never
+ * one lost).
  */
 export async function isPathReferenced(db: Db, paths: string[]): Promise<boolean> {
   for (const [table, column] of PATH_COLUMNS) {
     for (const path of paths) {
       const { rows } = await sql`select 1 as x from ${sql.table(table)}
-        where ${sql.ref(column)} = ${path} or ${sql.ref(column)} like ${`${path.replaceAll("%", "_")}?%`} limit 1`.execute(db);
+        where ${sql.ref(column)} = ${path} or ${sql.ref(column)} like ${`${path}?%`} limit 1`.execute(db);
       if (rows.length > 0) return true;
     }
   }
