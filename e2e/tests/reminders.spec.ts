@@ -1,4 +1,5 @@
-import { ADMIN_STRINGS } from "../pages/admin.ts";
+import { TEXT } from "../pages/account.ts";
+import { ADMIN_STRINGS, adminToken } from "../pages/admin.ts";
 import { auth, createUser, Journey, STRINGS, signIn, type TestUser, watchUpTo } from "../pages/journey.ts";
 import { consoleContext, facilitatorSession, replyAsFacilitator, storeSession } from "../pages/messages.ts";
 import { expect, test } from "../support/fixtures.ts";
@@ -66,5 +67,73 @@ test.describe("Unread at a glance", () => {
     } finally {
       await consoleCtx.close();
     }
+  });
+});
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+test.describe("Reminders", () => {
+  test("the operator edits the rules and texts with a preview in both languages, sees the queue, and sends the due ones", async ({
+    page,
+    lang,
+    request,
+    shot,
+  }) => {
+    const a = ADMIN_STRINGS[lang].reminders;
+    const token = await adminToken(request);
+    const original = await (
+      await request.get("/api/admin/reminders/settings", { headers: { authorization: `Bearer ${token}` } })
+    ).json();
+    const staff = await facilitatorSession(request);
+    await storeSession(page, staff, lang, "console");
+    try {
+      await page.goto("/admin/reminders");
+      await expect(page.getByRole("heading", { level: 1, name: a.title })).toBeVisible();
+      await expect(page.getByTestId("preview-en")).toContainText("Layla");
+      await expect(page.getByTestId("preview-ar")).toContainText("ليلى");
+
+      const english = page.getByLabel(a.template_en);
+      await english.fill("Hi {name}, {story} is waiting: {link} — stop: {stopLink} {promo}");
+      const unknown = page.getByText(a.badPlaceholder.replace("{{name}}", "{promo}"));
+      await expect(unknown.first()).toBeVisible(); // the preview names the unknown placeholder
+      await page.getByRole("button", { name: ADMIN_STRINGS[lang].common.save }).click();
+      await expect(unknown).toHaveCount(2); // and so does the field, once saving is refused
+
+      await english.fill("Hi {name}, {story} is waiting: {link} — stop: {stopLink}");
+      await expect(page.getByTestId("preview-en")).toHaveText(/^Hi Layla, The Olive Tree is waiting: http/);
+      await page.getByLabel(a.maxPerStory).fill("3");
+      await page.getByRole("button", { name: ADMIN_STRINGS[lang].common.save }).click();
+      await expect(page.getByText(a.saved)).toBeVisible();
+      const saved = await (
+        await request.get("/api/admin/reminders/settings", { headers: { authorization: `Bearer ${token}` } })
+      ).json();
+      expect(saved).toMatchObject({
+        maxPerStory: 3,
+        templates: { en: "Hi {name}, {story} is waiting: {link} — stop: {stopLink}" },
+      });
+
+      await expect(page.getByRole("tab", { name: new RegExp(`^${escapeRegExp(a.statuses.sent)}`) })).toBeVisible();
+      await page.getByRole("button", { name: a.runNow }).click();
+      const result = new RegExp(`^${escapeRegExp(a.ran).replace(/\\\{\\\{\w+\\\}\\\}/g, "\\d+")}$`);
+      await expect(page.getByText(result)).toBeVisible();
+      await shot("console-reminders");
+    } finally {
+      const { placeholders: _p, updatedAt: _u, ...input } = original;
+      await request.put("/api/admin/reminders/settings", { headers: { authorization: `Bearer ${token}` }, data: input });
+    }
+  });
+
+  test("replying STOP turns reminders off, and Edit Profile says how and when", async ({ page, lang, request }) => {
+    const t = TEXT[lang].account;
+    const user = await createUser(request);
+    const res = await request.post("/api/reminders/inbound/twilio", {
+      form: { From: `+962${user.phone}`, Body: lang === "ar" ? "توقف" : "STOP" },
+    });
+    expect(res.status()).toBe(200);
+    await signIn(page, user);
+    await page.goto("/edit-profile");
+    await expect(page.getByRole("checkbox", { name: t.register.reminders })).not.toBeChecked();
+    const [before] = t.preferences.stoppedVia.reply.split("{{date}}");
+    await expect(page.getByTestId("reminders-stopped")).toContainText(before ?? "");
   });
 });

@@ -1,6 +1,6 @@
 import { REMINDER_JOB_STATUSES, type ReminderJobStatus, type ReminderSettings } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
@@ -174,6 +174,13 @@ function SettingsForm({ settings }: { settings: ReminderSettings }) {
 
 function TemplateField(props: { language: "en" | "ar"; value: string; error: string | null; onChange(value: string): void }) {
   const { t } = useTranslation("admin");
+  const placeholderError = useCallback(
+    (error: unknown) => {
+      const details = error instanceof ApiError ? (error.details as { placeholder?: string } | undefined) : undefined;
+      return details?.placeholder !== undefined ? t("reminders.badPlaceholder", { name: `{${details.placeholder}}` }) : null;
+    },
+    [t],
+  );
   const id = useId();
   const [preview, setPreview] = useState<{ text: string } | { error: string } | null>(null);
   useEffect(() => {
@@ -181,14 +188,14 @@ function TemplateField(props: { language: "en" | "ar"; value: string; error: str
     const timer = setTimeout(() => {
       previewReminder(props.language, props.value).then(
         (r) => live && setPreview({ text: r.text }),
-        (error) => live && setPreview({ error: errorText(error) }),
+        (error) => live && setPreview({ error: placeholderError(error) ?? errorText(error) }),
       );
     }, 300);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [props.language, props.value]);
+  }, [props.language, props.value, placeholderError]);
   return (
     <div className="admin-field">
       <label htmlFor={id}>{t(`reminders.template_${props.language}`)}</label>
