@@ -35,9 +35,11 @@ export const chatMessageSchema = z.object({
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
 /** Body of POST /api/messages (token API): newest page first, `before` pages back in time. */
+/** A message id as a paging cursor: 15 digits at most, so it stays an exact number and fits either database. */
+export const MESSAGE_CURSOR = /^\d{1,15}$/;
+
 export const messagesPageRequestSchema = z.object({
-  // A message id; 15 digits at most, so it stays an exact number and fits either database's integer.
-  before: z.coerce.string().regex(/^\d{1,15}$/).optional(),
+  before: z.coerce.string().regex(MESSAGE_CURSOR).optional(),
   limit: z.coerce.number().int().min(1).max(MESSAGES_PAGE_MAX).optional(),
 });
 export type MessagesPageRequest = z.infer<typeof messagesPageRequestSchema>;

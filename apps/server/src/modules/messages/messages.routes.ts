@@ -6,6 +6,7 @@ import {
   conversationPersonSchema,
   envelopeSchema,
   greetingSchema,
+  MESSAGE_CURSOR,
   MESSAGES_PAGE_MAX,
   messagesPageRequestSchema,
   messagesPageSchema,
@@ -17,8 +18,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, forbidden } from "../../errors.ts";
-import { type AuthContext, requireAdmin, requireUser } from "../auth/guards.ts";
 import { multipartParts } from "../../plugins/multipart.ts";
+import { type AuthContext, requireAdmin, requireUser } from "../auth/guards.ts";
 import { notifyReply } from "../reminders/push.service.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
@@ -27,7 +28,7 @@ import { openLiveStream } from "./messages.stream.ts";
 
 const PRIVATE_CACHE = "private, max-age=3600";
 const pageQuery = z.object({
-  before: z.string().regex(/^\d{1,15}$/).optional(),
+  before: z.string().regex(MESSAGE_CURSOR).optional(),
   limit: z.coerce.number().int().min(1).max(MESSAGES_PAGE_MAX).optional(),
 });
 const userParams = z.object({ userId: z.string().min(1).max(100) });
