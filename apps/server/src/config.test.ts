@@ -10,7 +10,7 @@ describe("loadConfig", () => {
   });
 
   it("chooses PostgreSQL for a postgres:// DATABASE_URL", () => {
-    const config = loadConfig({ DATABASE_URL: "postgres://u@127.0.0.1:5432/db" });
+    const config = loadConfig({ DATABASE_URL: "postgres://u@127.0.0.1:5432/db", STORAGE_DRIVER: "local" });
     expect(config.database).toEqual({ kind: "postgres", url: "postgres://u@127.0.0.1:5432/db" });
   });
 

@@ -25,7 +25,7 @@ const kidOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[0] ?? "
 /** The keys CLI against the test app's own configuration, as an operator runs it next to the server. */
 async function keysCli(t: TestApp, command: string) {
   const env = { ...process.env, DATA_DIR: t.config.dataDir, LOG_LEVEL: "silent" } as NodeJS.ProcessEnv;
-  if (t.config.database.kind === "postgres") env.DATABASE_URL = t.config.database.url;
+  if (t.config.database.kind === "postgres") Object.assign(env, { DATABASE_URL: t.config.database.url, STORAGE_DRIVER: "local" });
   else env.DATABASE_URL = `sqlite:${t.config.database.file}`;
   return run(process.execPath, [CLI, command], { env });
 }
