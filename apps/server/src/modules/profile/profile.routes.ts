@@ -4,8 +4,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
-import { requireUser } from "../auth/guards.ts";
 import { multipartParts } from "../../plugins/multipart.ts";
+import { requireUser } from "../auth/guards.ts";
 import { getProfile, updateProfile } from "./profile.service.ts";
 
 const FIELD_NAMES = ["name", "city", "gender", "ageGroup"] as const;
