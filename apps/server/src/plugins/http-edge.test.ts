@@ -141,6 +141,19 @@ describe("text the databases cannot store", () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it("a NUL in an uploaded file's name is 400", async () => {
+    const boundary = "----hikaya";
+    const payload = `--${boundary}\r\nContent-Disposition: form-data; name="audio"; filename="a\u0000.webm"\r\nContent-Type: audio/webm\r\n\r\nxx\r\n--${boundary}--\r\n`;
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/message/send",
+      headers: { ...user.headers, "content-type": `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 400, errorCode: "bad_request" });
+  });
+
   it("/auth/v1 refuses a NUL in its own (Supabase) error shape", async () => {
     const res = await t.app.inject({
       method: "POST",

@@ -53,8 +53,11 @@ export async function* multipartParts(request: FastifyRequest, limits?: Multipar
     if (next.done) return;
     const part = next.value;
     if (isUnstorableText(part.fieldname)) throw new AppError("bad_request", "A field name holds a character that is not allowed");
-    if (part.type === "file") markStreamErrors(part);
-    else if (typeof part.value === "string" && isUnstorableText(part.value))
+    if (part.type === "file") {
+      if (isUnstorableText(part.filename))
+        throw new AppError("bad_request", "The file name holds a character that is not allowed");
+      markStreamErrors(part);
+    } else if (typeof part.value === "string" && isUnstorableText(part.value))
       throw new AppError("bad_request", `${part.fieldname}: holds a character that is not allowed`);
     yield part;
   }
