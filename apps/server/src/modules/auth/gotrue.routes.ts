@@ -2,6 +2,7 @@ import cors from "@fastify/cors";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
+import { disabledFeatureRoutes, idTokenNotEnabled } from "./gotrue.disabled.ts";
 import { accessTokenOf } from "./guards.ts";
 import { safeEqual } from "./secrets.ts";
 import { languageFromHeader } from "./texts.ts";
@@ -36,41 +37,6 @@ const CORS_ALLOWED_HEADERS = [
   "tracestate",
   "baggage",
 ];
-/** Providers Supabase knows, none enabled here; the id_token issuers it checks them against. */
-const ID_TOKEN_ISSUERS: Record<string, string> = {
-  google: "https://accounts.google.com",
-  apple: "https://appleid.apple.com",
-  azure: "https://login.microsoftonline.com/common/v2.0",
-  facebook: "https://www.facebook.com",
-  kakao: "https://kauth.kakao.com",
-  keycloak: "",
-  snapchat: "https://accounts.snapchat.com",
-};
-const OAUTH_PROVIDERS = new Set([
-  "apple",
-  "azure",
-  "bitbucket",
-  "discord",
-  "facebook",
-  "figma",
-  "fly",
-  "github",
-  "gitlab",
-  "google",
-  "kakao",
-  "keycloak",
-  "linkedin",
-  "linkedin_oidc",
-  "notion",
-  "slack",
-  "slack_oidc",
-  "spotify",
-  "twitch",
-  "twitter",
-  "workos",
-  "zoom",
-  "snapchat",
-]);
 
 type Body = Record<string, unknown>;
 
@@ -319,35 +285,7 @@ export async function gotrueRoutes(app: FastifyInstance) {
     return reply.status(204).send();
   });
 
-  // ── providers that are not enabled here: Supabase's own answers ──
-  app.get("/authorize", async (request) => {
-    const provider = queryOf(request).provider ?? "";
-    const detail = OAUTH_PROVIDERS.has(provider) ? "provider is not enabled" : `Provider ${provider} could not be found`;
-    throw new AuthError(400, "validation_failed", `Unsupported provider: ${detail}`);
-  });
-  app.post("/sso", async () => {
-    throw new AuthError(404, "saml_provider_disabled", "SAML 2.0 is disabled");
-  });
-  app.get("/user/identities/authorize", async () => {
-    throw new AuthError(404, "manual_linking_disabled", "Manual linking is disabled");
-  });
-  app.delete("/user/identities/:id", async () => {
-    throw new AuthError(404, "manual_linking_disabled", "Manual linking is disabled");
-  });
-  // The OAuth 2.1 server (Hikaya as an identity provider for other apps) is off.
-  const oauthServerDisabled = async () => {
-    throw new AuthError(404, "feature_disabled", "OAuth server is disabled");
-  };
-  app.get("/.well-known/oauth-authorization-server", oauthServerDisabled);
-  app.all("/oauth/*", oauthServerDisabled);
-  app.all("/user/oauth/*", async (request) => {
-    await caller(request);
-    return oauthServerDisabled();
-  });
-  app.all("/admin/oauth/*", async (request) => {
-    await requireAdmin(request);
-    return oauthServerDisabled();
-  });
+  disabledFeatureRoutes(app, { caller, requireAdmin });
 
   // ── MFA ──
   app.post("/factors", async (request) => service().mfa.enrollFactor(await caller(request), bodyOf(request), request.hostname));
@@ -424,15 +362,4 @@ function paginationParam(value: string | undefined, fallback: number): number {
       `Bad Pagination Parameters: strconv.ParseUint: parsing "${value}": invalid syntax`,
     );
   return Number(value);
-}
-
-function idTokenNotEnabled(body: Body): never {
-  const provider = typeof body.provider === "string" ? body.provider : "";
-  if (typeof body.id_token !== "string" || body.id_token === "")
-    throw new AuthError(400, "invalid request", "id_token required", { oauth: true });
-  if (!provider && !(body.client_id && body.issuer))
-    throw new AuthError(400, "invalid request", "provider or client_id and issuer required", { oauth: true });
-  const issuer = ID_TOKEN_ISSUERS[provider];
-  if (issuer !== undefined) throw new AuthError(400, "provider_disabled", `Provider (issuer "${issuer}") is not enabled`);
-  throw new AuthError(400, "validation_failed", `Custom OIDC provider "${provider}" not allowed`);
 }
