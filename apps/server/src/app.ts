@@ -116,7 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   startStorageSweep(app, config.storageSweepIntervalMinutes);
 
   installErrorHandler(app);
-  await registerSecurityHeaders(app, config.publicUrl);
+  await registerSecurityHeaders(app, config);
   installInputRules(app);
   installErrorShapeGuard(app);
   installWriteLimits(app, config.http.rateLimitFactor); // before every route: it reads each route as it is added

@@ -2,8 +2,10 @@ import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { errorBodySchema } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.ts";
 import { createReplica, createTestApp, type TestApp } from "../test/test-app.ts";
 import { createTestUser, type TestUser } from "../test/test-users.ts";
+import { mediaOrigins } from "./security-headers.ts";
 import { LIVE_STREAMS_PER_ACCOUNT, WRITE_LIMITS } from "./write-limits.ts";
 
 // The limits of the HTTP edge at their production values (RATE_LIMIT_FACTOR=1), behind one load balancer
@@ -232,6 +234,21 @@ describe("security headers", () => {
       expect(res.headers["x-frame-options"], url).toBe("DENY");
       expect(res.headers["strict-transport-security"], url).toBeUndefined();
     }
+  });
+
+  it("media served from a CDN or S3 (STORAGE_DELIVERY=redirect) are allowed by the CSP; proxied media need nothing", () => {
+    const s3 = (env: Record<string, string>) =>
+      loadConfig({ STORAGE_DRIVER: "s3", S3_BUCKET: "media", S3_REGION: "eu-west-1", ...env }).storage;
+    expect(mediaOrigins(s3({}))).toEqual([]);
+    expect(mediaOrigins(s3({ STORAGE_DELIVERY: "redirect", STORAGE_PUBLIC_URL: "https://cdn.example/media" }))).toEqual([
+      "https://cdn.example",
+      "https://media.s3.eu-west-1.amazonaws.com",
+      "https://s3.eu-west-1.amazonaws.com",
+    ]);
+    expect(mediaOrigins(s3({ STORAGE_DELIVERY: "redirect", S3_ENDPOINT: "https://minio.example:9000" }))).toEqual([
+      "https://minio.example:9000",
+    ]);
+    expect(mediaOrigins(loadConfig({}).storage)).toEqual([]);
   });
 
   it("HSTS when PUBLIC_URL is https", async () => {

@@ -1,8 +1,28 @@
 import helmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
+import type { Config } from "../config.ts";
 
 /** Video hosts a story may embed (features/stories/embed.ts, the console's media preview). */
 const EMBED_ORIGINS = ["https://www.youtube-nocookie.com", "https://player.vimeo.com"];
+
+/**
+ * Where the browser fetches media from besides this origin: with STORAGE_DELIVERY=redirect, files answer 302 to the
+ * CDN (STORAGE_PUBLIC_URL) or to a presigned S3 address, and images, audio, video and documents load from there.
+ */
+export function mediaOrigins(storage: Config["storage"]): string[] {
+  if (storage.driver !== "s3" || storage.delivery !== "redirect") return [];
+  const origins = new Set<string>();
+  if (storage.publicUrl) origins.add(new URL(storage.publicUrl).origin);
+  if (storage.endpoint) {
+    const endpoint = new URL(storage.endpoint);
+    origins.add(endpoint.origin);
+    if (!storage.forcePathStyle) origins.add(`${endpoint.protocol}//${storage.bucket}.${endpoint.host}`);
+  } else {
+    origins.add(`https://${storage.bucket}.s3.${storage.region}.amazonaws.com`);
+    origins.add(`https://s3.${storage.region}.amazonaws.com`);
+  }
+  return [...origins];
+}
 
 /**
  * Security headers on every answer. Access tokens live in browser storage, so the CSP is the main defence against
@@ -10,8 +30,9 @@ const EMBED_ORIGINS = ["https://www.youtube-nocookie.com", "https://player.vimeo
  * console, no plugins. Styles allow inline attributes, which React's style props need; they cannot run script.
  * HSTS only when PUBLIC_URL is https, so a plain-HTTP local run is never pinned to TLS.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: string | undefined) {
-  const https = publicUrl?.startsWith("https://") ?? false;
+export async function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, "publicUrl" | "storage">) {
+  const https = config.publicUrl?.startsWith("https://") ?? false;
+  const media = mediaOrigins(config.storage);
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: {
@@ -21,10 +42,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, publicUrl: s
         scriptSrc: ["'self'"],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        mediaSrc: ["'self'", "blob:", "data:"],
+        imgSrc: ["'self'", "data:", "blob:", ...media],
+        mediaSrc: ["'self'", "blob:", "data:", ...media],
         fontSrc: ["'self'", "data:"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...media],
         workerSrc: ["'self'", "blob:"],
         manifestSrc: ["'self'"],
         frameSrc: EMBED_ORIGINS,
