@@ -213,6 +213,13 @@ describe("the stop link", () => {
       payload: { agreeToReminder: true },
     });
     expect(back.json()).toMatchObject({ agreeToReminder: true, remindersStoppedVia: null });
+    const offHere = await app.inject({
+      method: "POST",
+      url: "/api/account/preferences",
+      headers: person.headers,
+      payload: { agreeToReminder: false },
+    });
+    expect(offHere.json()).toMatchObject({ agreeToReminder: false, remindersStoppedVia: "profile" });
 
     const again = await app.inject({ method: "POST", url: "/api/reminders/stop", payload: { token } });
     expect(again.statusCode).toBe(409);
@@ -226,8 +233,15 @@ describe("the stop link", () => {
       expect(res.json()).toMatchObject({ code: "bad_request", details: { reason: "invalid_stop_link" } });
     }
     const badPage = await app.inject({ url: "/api/reminders/stop?token=garbage", headers: { "accept-language": "en" } });
-    expect(badPage.statusCode).toBe(400);
+    expect(badPage.headers["content-type"]).toContain("text/html");
     expect(badPage.body).toContain("This link is not valid");
+    const usedPage = await app.inject({
+      method: "POST",
+      url: "/api/reminders/stop",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: `token=${encodeURIComponent(token)}`,
+    });
+    expect(usedPage.body).toContain("سبق استخدام هذا الرابط");
   });
 });
 

@@ -62,9 +62,11 @@ export async function reminderRoutes(fastify: FastifyInstance) {
   await app.register(adminReminderRoutes, { prefix: "/admin/reminders" });
 
   // ── The stop link (no sign-in) ──────────────────────────────────────────────────────────────────
-  const sendPage = (reply: FastifyReply, status: number, language: "en" | "ar", state: StopPageState, token?: string) =>
+  // The page is what a person sees in their browser, so every outcome (done, already used, not valid) is a
+  // 200 page in their language; JSON callers of POST get the precise error codes (400, 409).
+  const sendPage = (reply: FastifyReply, language: "en" | "ar", state: StopPageState, token?: string) =>
     reply
-      .code(status)
+      .code(200)
       .header("content-type", "text/html; charset=utf-8")
       .header("cache-control", "no-store")
       .header("referrer-policy", "no-referrer")
@@ -84,9 +86,9 @@ export async function reminderRoutes(fastify: FastifyInstance) {
       const token = request.query.token ?? "";
       try {
         const claims = checkStopToken(app.deps, token);
-        return sendPage(reply, 200, claims.language, "ask", token);
+        return sendPage(reply, claims.language, "ask", token);
       } catch {
-        return sendPage(reply, 400, fallback, "invalid");
+        return sendPage(reply, fallback, "invalid");
       }
     },
   );
@@ -109,11 +111,11 @@ export async function reminderRoutes(fastify: FastifyInstance) {
       const fallback = languageFromHeader(request.headers["accept-language"]) ?? "ar";
       try {
         const claims = await useStopLink(app.deps, request.body.token);
-        return sendPage(reply, 200, claims.language, "done");
+        return sendPage(reply, claims.language, "done");
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         const claims = error.code === "conflict" ? checkStopToken(app.deps, request.body.token) : null;
-        return sendPage(reply, error.status, claims?.language ?? fallback, error.code === "conflict" ? "used" : "invalid");
+        return sendPage(reply, claims?.language ?? fallback, error.code === "conflict" ? "used" : "invalid");
       }
     },
   );
