@@ -14,7 +14,7 @@ import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts
 import { accountRoutes } from "./modules/auth/account.routes.ts";
 import { createAuthDeps } from "./modules/auth/auth.module.ts";
 import { gotrueRoutes } from "./modules/auth/gotrue.routes.ts";
-import { loadSigningKeys } from "./modules/auth/signing-keys.ts";
+import { loadSigningKeys, refuseStrayKeyFile } from "./modules/auth/signing-keys.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
 import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -88,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   try {
     await migrateToLatest(database);
     const secrets = createSecretStore(config, database);
+    await refuseStrayKeyFile(secrets, config.dataDir);
     const keys = await loadSigningKeys(secrets);
     app.addHook("onClose", async () => keys.close());
     const messages = createMessageProvider(config.sms, database.db);

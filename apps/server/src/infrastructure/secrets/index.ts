@@ -4,6 +4,7 @@ import { FileSecretStore } from "./file-secret-store.ts";
 import { PostgresSecretStore } from "./postgres-secret-store.ts";
 import type { SecretStore } from "./secret-store.ts";
 
+export { FileSecretStore } from "./file-secret-store.ts";
 export * from "./secret-store.ts";
 
 /** In the database when it is PostgreSQL (shared by every replica), else under DATA_DIR/keys. */

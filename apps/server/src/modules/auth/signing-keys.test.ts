@@ -1,9 +1,15 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../../app.ts";
 import type { App } from "../../deps.ts";
-import { createReplica, createTestApp, type TestApp } from "../../test/test-app.ts";
+import { FileSecretStore } from "../../infrastructure/secrets/index.ts";
+import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import { loadSigningKeys, SIGNING_KEYS_SECRET } from "./signing-keys.ts";
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL("../../cli/keys.ts", import.meta.url));
@@ -113,5 +119,29 @@ describe("signing keys shared by replicas, rotation and the service-role key", (
     await expect(keysCli(t, "spin")).rejects.toMatchObject({
       stderr: expect.stringContaining("Usage: keys.ts rotate | service-role"),
     });
+  });
+});
+
+describe.runIf(testDialect() === "postgres")("a replica on PostgreSQL with a signing-keys file of its own", () => {
+  it("stops with one line when the file differs from the database's keys, and starts when it matches", async () => {
+    const t = await createTestApp();
+    const stray = mkdtempSync(join(tmpdir(), "hikaya-stray-"));
+    try {
+      // A key file made elsewhere (another server's, copied by hand).
+      (await loadSigningKeys(new FileSecretStore(stray))).close();
+      const before = await t.app.deps.secrets.get(SIGNING_KEYS_SECRET);
+      const started = buildApp({ ...t.config, dataDir: stray }, { logger: false });
+      await expect(started).rejects.toThrow(/^\S+signing-keys\.json differs from the signing keys in the database: [^\n]+$/);
+      expect(await t.app.deps.secrets.get(SIGNING_KEYS_SECRET)).toEqual(before);
+
+      // The same keys as the database's (say, a copy from before this check existed) are accepted.
+      await new FileSecretStore(stray).update(SIGNING_KEYS_SECRET, () => before);
+      const replica = await buildApp({ ...t.config, dataDir: stray }, { logger: false });
+      expect(replica.deps.auth.keys.current.kid).toBe(t.app.deps.auth.keys.current.kid);
+      await replica.close();
+    } finally {
+      rmSync(stray, { recursive: true, force: true });
+      await t.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { createLocalJWKSet, exportJWK, generateKeyPair, importJWK, type CryptoKey as JoseKey, type JWK, SignJWT } from "jose";
-import type { SecretStore } from "../../infrastructure/secrets/index.ts";
+import { FileSecretStore, type SecretStore } from "../../infrastructure/secrets/index.ts";
 
 /**
  * The ES256 keys that sign access tokens, kept in the secret store (DATA_DIR/keys/signing-keys.json on
@@ -65,6 +66,22 @@ const KEEP_PREVIOUS = 2;
 const REFRESH_MS = 60_000;
 /** Tokens naming unknown keys (forged ones too) cause at most one store read per this interval. */
 const MIN_REFRESH_GAP_MS = 5_000;
+
+/**
+ * On PostgreSQL the keys live in the database. A signing-keys file left in DATA_DIR (copied by hand from
+ * another server, or from the SQLite days without `npm run migrate-data`) that differs from them would mean
+ * tokens nobody else accepts, or people losing their sessions: start-up stops with one line instead.
+ */
+export async function refuseStrayKeyFile(secrets: SecretStore, dataDir: string): Promise<void> {
+  if (secrets.kind !== "postgres") return;
+  const file = await new FileSecretStore(dataDir).get<StoredKey[]>(SIGNING_KEYS_SECRET);
+  if (!file) return;
+  const shared = await secrets.get<StoredKey[]>(SIGNING_KEYS_SECRET);
+  if (!shared || fingerprintOf(file) !== fingerprintOf(shared))
+    throw new Error(
+      `${join(dataDir, "keys", "signing-keys.json")} differs from the signing keys in the database: replicas on PostgreSQL share the database's keys, so remove the file (or move a SQLite server's data and keys with npm run migrate-data)`,
+    );
+}
 
 export async function loadSigningKeys(secrets: SecretStore, options: { refreshMs?: number } = {}): Promise<SigningKeys> {
   const stored = await secrets.getOrCreate<StoredKey[]>(SIGNING_KEYS_SECRET, async () => [await newStoredKey()]);
