@@ -268,3 +268,69 @@ describe("CORS as Supabase answers it", () => {
     await expect(createTestApp({ AUTH_CORS_ORIGINS: "app.example/path" })).rejects.toThrow(/AUTH_CORS_ORIGINS/);
   });
 });
+
+describe("forged, expired, revoked, other-user and aal1 tokens on every user route", () => {
+  const routes: [string, string][] = [
+    ["GET", "/user"],
+    ["PUT", "/user"],
+    ["POST", "/logout"],
+    ["GET", "/reauthenticate"],
+    ["POST", "/factors"],
+    ["POST", "/factors/11111111-1111-4111-8111-111111111111/challenge"],
+    ["POST", "/factors/11111111-1111-4111-8111-111111111111/verify"],
+    ["DELETE", "/factors/11111111-1111-4111-8111-111111111111"],
+  ];
+
+  test("no token 401 no_authorization; forged, expired and signed-out tokens 403 as GoTrue", async () => {
+    const { data } = await s.client().auth.signUp({ email: uniqueEmail(), password: "secret123" });
+    const token = data.session?.access_token as string;
+    const [head, payload] = token.split(".");
+    const forged = `${head}.${payload}.${"A".repeat(86)}`;
+    const { current } = s.app.deps.auth.keys;
+    const claims = decodeJwt(token);
+    const expired = await new SignJWT({ ...claims, exp: Math.floor(Date.now() / 1000) - 60 })
+      .setProtectedHeader({ alg: "ES256", kid: current.kid, typ: "JWT" })
+      .sign(current.privateKey);
+    const signedOut = (await s.client().auth.signInWithPassword({ email: data.user?.email as string, password: "secret123" }))
+      .data.session?.access_token as string;
+    await call("/logout?scope=local", { token: signedOut });
+
+    for (const [method, path] of routes) {
+      const body = method === "GET" ? undefined : {};
+      expect(await call(path, { method, body }), `${method} ${path}`).toMatchObject({
+        status: 401,
+        body: { error_code: "no_authorization", msg: "This endpoint requires a valid Bearer token" },
+      });
+      expect(await call(path, { method, body, token: forged }), `${method} ${path}`).toMatchObject({
+        status: 403,
+        body: { error_code: "bad_jwt" },
+      });
+      const late = await call(path, { method, body, token: expired });
+      expect(late, `${method} ${path}`).toMatchObject({ status: 403, body: { error_code: "bad_jwt" } });
+      expect(late.body.msg).toMatch(/token is expired/);
+      expect(await call(path, { method, body, token: signedOut }), `${method} ${path}`).toMatchObject({
+        status: 403,
+        body: { error_code: "session_not_found", msg: "Session from session_id claim in JWT does not exist" },
+      });
+    }
+  });
+
+  test("another person's factor is 404 mfa_factor_not_found on challenge, verify and unenroll", async () => {
+    const owner = s.client();
+    await owner.auth.signUp({ email: uniqueEmail(), password: "secret123" });
+    const factor = await owner.auth.mfa.enroll({ factorType: "totp", friendlyName: "owner's" });
+    const id = factor.data?.id as string;
+    const other = (await s.client().auth.signUp({ email: uniqueEmail(), password: "secret123" })).data.session
+      ?.access_token as string;
+    for (const [method, path] of [
+      ["POST", `/factors/${id}/challenge`],
+      ["POST", `/factors/${id}/verify`],
+      ["DELETE", `/factors/${id}`],
+    ] as const)
+      expect(await call(path, { method, body: { challenge_id: id, code: "123456" }, token: other })).toMatchObject({
+        status: 404,
+        body: { error_code: "mfa_factor_not_found", msg: "Factor not found" },
+      });
+    expect((await owner.auth.mfa.listFactors()).data?.all.map((f) => f.id)).toEqual([id]);
+  });
+});
