@@ -178,6 +178,17 @@ describe("declared sizes and timeouts", () => {
     expect(elapsedMs).toBeLessThan(3000);
   });
 
+  it("an upload that trickles below the minimum rate is cut with 408", async () => {
+    const head =
+      `POST /api/story/audio/add HTTP/1.1\r\nHost: x\r\nAuthorization: ${user.headers.authorization}\r\n` +
+      "Content-Type: multipart/form-data; boundary=x\r\nContent-Length: 1000000\r\nX-Forwarded-For: 192.0.2.202\r\n\r\n";
+    const { text, elapsedMs, closed } = await rawExchange(head, 6000, "--x\r\n");
+    expect(text.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");
+    expect(text).toContain('"request_timeout"');
+    expect(closed).toBe(true);
+    expect(elapsedMs).toBeLessThan(4000);
+  });
+
   it("a malformed request line is answered 400 in the app's shape", async () => {
     const { text } = await rawExchange("GARBAGE\r\n\r\n", 2000);
     expect(text.split("\r\n")[0]).toBe("HTTP/1.1 400 Bad Request");

@@ -1,29 +1,55 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import { sendError } from "./error-handler.ts";
 
+/** An upload must keep arriving at least this fast (Kestrel's MinRequestBodyDataRate): a trickle is cut. */
+export const UPLOAD_MIN_BYTES_PER_SECOND = 240;
+
+/** Answers 408 in the app's shape (unless an answer is already out) and closes the connection. */
+function cut(request: FastifyRequest, reply: FastifyReply) {
+  request.log.info("request body timed out");
+  const socket = request.raw.socket;
+  if (reply.sent) {
+    socket?.destroy();
+    return;
+  }
+  reply.header("connection", "close");
+  reply.raw.once("finish", () => socket?.destroy());
+  sendError(reply, new AppError("request_timeout", "The request took too long to arrive"));
+}
+
 /**
- * A request body (other than an upload) must arrive within HTTP_BODY_TIMEOUT_SECONDS: a client that trickles
- * its body a byte at a time is answered 408 and its connection closed, instead of being held for ever. Uploads
- * (routes with a maxBodyBytes in write-limits.ts) are bounded by the server's request timeout instead,
- * HTTP_UPLOAD_TIMEOUT_SECONDS, which Node enforces on every request.
+ * Slow bodies are cut with 408 and the connection closed, instead of being held for ever:
+ * - a request body other than an upload must arrive within HTTP_BODY_TIMEOUT_SECONDS;
+ * - an upload (a route with a maxBodyBytes in write-limits.ts) may take up to HTTP_UPLOAD_TIMEOUT_SECONDS (Node's
+ *   request timeout), but must bring at least UPLOAD_MIN_BYTES_PER_SECOND in every window of
+ *   HTTP_BODY_TIMEOUT_SECONDS, measured on the socket so the parser's reading is untouched.
  */
 export function installBodyTimeout(app: FastifyInstance, bodyTimeoutMs: number) {
   app.addHook("onRequest", async (request, reply) => {
-    if (request.routeOptions.config?.writeLimit?.maxBodyBytes !== undefined) return;
     const length = Number(request.headers["content-length"] ?? 0);
     const chunked = /chunked/i.test(String(request.headers["transfer-encoding"] ?? ""));
     if (!(length > 0) && !chunked) return;
     const raw = request.raw;
-    const timer = setTimeout(() => {
-      if (raw.complete) return;
-      request.log.info("request body timed out");
-      if (!reply.sent) {
-        reply.header("connection", "close");
-        sendError(reply, new AppError("request_timeout", "The request took too long to arrive"));
-      }
-      reply.raw.once("finish", () => raw.socket?.destroy());
-    }, bodyTimeoutMs);
+    const socket = raw.socket;
+    let timer: NodeJS.Timeout;
+    if (request.routeOptions.config?.writeLimit?.maxBodyBytes === undefined) {
+      timer = setTimeout(() => {
+        if (!raw.complete) cut(request, reply);
+      }, bodyTimeoutMs);
+    } else {
+      const minBytes = (UPLOAD_MIN_BYTES_PER_SECOND * bodyTimeoutMs) / 1000;
+      let last = socket?.bytesRead ?? 0;
+      timer = setInterval(() => {
+        if (raw.complete || !socket) return clearInterval(timer);
+        const read = socket.bytesRead;
+        if (read - last < minBytes) {
+          clearInterval(timer);
+          cut(request, reply);
+        }
+        last = read;
+      }, bodyTimeoutMs);
+    }
     timer.unref();
     const clear = () => clearTimeout(timer);
     raw.once("end", clear);
