@@ -17,13 +17,15 @@ storageContract("S3 API (s3rver)", async () => {
 });
 
 describe("S3 driver: what an operator can get wrong", () => {
-  it("a bucket that does not exist, or a server that cannot be reached, stops the start with one clear line", async () => {
+  it("a bucket that does not exist or denies access, or a server that cannot be reached, stops the start with one clear line", async () => {
     const s3 = await startTestS3();
     try {
       const wrongBucket = new S3FileStorage(s3Config({ ...s3.env, S3_BUCKET: "no-such-bucket" }));
       await expect(wrongBucket.check()).rejects.toThrow(
         /^S3 bucket "no-such-bucket" at http:\/\/127\.0\.0\.1:\d+ does not exist$/,
       );
+      const wrongKey = new S3FileStorage(s3Config({ ...s3.env, S3_ACCESS_KEY_ID: "NOT-A-KEY" }));
+      await expect(wrongKey.check()).rejects.toThrow(/^S3 bucket "hikaya-test" at .* denies access to these credentials$/);
       await expect(new S3FileStorage(s3Config(s3.env)).check()).resolves.toBeUndefined();
     } finally {
       await s3.close();
