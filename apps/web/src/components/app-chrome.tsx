@@ -9,7 +9,7 @@ import { promptInstall } from "../lib/pwa.ts";
 import { useSettings } from "../lib/settings.ts";
 import { shareSite } from "../lib/share.ts";
 import { toast } from "../lib/toast.tsx";
-import { useUnreadMessages } from "../lib/unread.ts";
+import { unreadQuery, useUnreadMessages } from "../lib/unread.ts";
 import { LanguageSwitch } from "./language-switch.tsx";
 import { useRequireUser } from "./require-user.ts";
 import "./app-chrome.css";
@@ -69,13 +69,15 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
 
   useEffect(() => {
     if (state !== "open") return;
+    // The count is fresh each time the menu opens (a reply may have come while reading a story).
+    void queryClient.invalidateQueries({ queryKey: unreadQuery.queryKey });
     panel.current?.querySelector<HTMLElement>("a, button")?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") onClose();
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
-  }, [state, onClose]);
+  }, [state, onClose, queryClient]);
 
   const go = (to: string) => () => {
     onClose();
