@@ -11,7 +11,7 @@ import { createTestUser, type TestUser } from "../test/test-users.ts";
  * error outside the app's shape (Supabase's under /auth/v1), or slower than 2 s. Generated from a fixed seed, so a
  * failure reproduces; REQUESTS_PER_OPERATION bounds the run.
  */
-const REQUESTS_PER_OPERATION = 12; // per role: 3 roles × 164 operations × 12 ≈ 6,000 requests per database
+const REQUESTS_PER_OPERATION = 16; // per role: 3 roles × ~165 operations × 16 ≈ 7,900 requests per database
 const SLOW_MS = 2000;
 const SEED = 20_261_125;
 
