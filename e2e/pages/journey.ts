@@ -114,15 +114,17 @@ export class Journey {
     await expect(this.page.getByRole("dialog", { name: this.s.menu.label })).toBeHidden();
   }
 
-  /** Moves a media element to its end, as if it had played through. */
+  /**
+   * Moves a media element to its end, as if it had played through. A short clip may end on its own between the
+   * caller's look and this call (the flow has moved on): then there is nothing to finish.
+   */
   async finishMedia(selector: string) {
-    await this.page
-      .locator(selector)
-      .first()
-      .evaluate((el: HTMLMediaElement) => {
-        el.pause();
-        el.dispatchEvent(new Event("ended"));
-      });
+    await this.page.evaluate((s) => {
+      const el = document.querySelector<HTMLMediaElement>(s);
+      if (!el) return;
+      el.pause();
+      el.dispatchEvent(new Event("ended"));
+    }, selector);
   }
 
   /** Plays through every question and answer until the flow leaves /questions. */
