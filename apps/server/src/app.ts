@@ -10,7 +10,6 @@ import { createMessageProvider } from "./infrastructure/sms/index.ts";
 import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts";
-import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts";
 import { accountRoutes } from "./modules/auth/account.routes.ts";
 import { createAuthDeps } from "./modules/auth/auth.module.ts";
 import { gotrueRoutes } from "./modules/auth/gotrue.routes.ts";
@@ -135,7 +134,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(storageRoutes, { prefix: "/storage/v1" });
   await app.register(messageRoutes, { prefix: "/api" });
   await app.register(adminRoutes, { prefix: "/api/admin" });
-  await app.register(serviceRoleKeyRoutes, { prefix: "/api/admin" });
   await app.register(serviceRoleKeyRoutes, { prefix: "/api/admin" });
   await app.register(reminderRoutes, { prefix: "/api" });
   await app.register(webRoutes);
