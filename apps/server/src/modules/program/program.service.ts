@@ -15,7 +15,7 @@ import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { lastWatchedOrderOf } from "../progress/progress.service.ts";
 import { watchStatusOf } from "../progress/watch-status.ts";
-import { signLink } from "../storage/signed-links.ts";
+import { linkExpiry } from "../storage/signed-links.ts";
 import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media.ts";
 import {
   applyOrder,
@@ -92,7 +92,7 @@ const listCaches = new WeakMap<object, ListCache>();
 export async function storyListJson(deps: ReadDeps, auth: AuthContext | null): Promise<Buffer> {
   const state = await findListState(deps.db, auth?.userId ?? null);
   const now = Date.now();
-  const { expires } = signLink(deps, "", now);
+  const expires = linkExpiry(now);
   let cache = listCaches.get(deps.db);
   if (!cache || cache.version !== state.version || cache.expires !== expires) {
     cache = { version: state.version, rows: await listStories(deps.db), expires, json: new Map() };

@@ -14,8 +14,15 @@ const EXPIRY_STEP_SECONDS = 600;
  * The one signing mechanism for private media (recordings, story media): an HMAC, keyed from the server's
  * secret for this purpose only, over what the link opens and when it stops working.
  */
+const linkKeys = new WeakMap<Buffer, Buffer>();
+
 function signature(deps: LinkDeps, subject: string, expires: number): string {
-  const key = createHmac("sha256", deps.auth.keys.hmacSecret).update("signed-links").digest();
+  const secret = deps.auth.keys.hmacSecret;
+  let key = linkKeys.get(secret);
+  if (!key) {
+    key = createHmac("sha256", secret).update("signed-links").digest();
+    linkKeys.set(secret, key);
+  }
   return createHmac("sha256", key).update(`${subject}\n${expires}`).digest("base64url");
 }
 
@@ -24,8 +31,13 @@ export interface LinkSignature {
   signature: string;
 }
 
+/** When a link made at `now` stops working (the same for every link made in one 10-minute step). */
+export function linkExpiry(now = Date.now()): number {
+  return Math.ceil(now / 1000 / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS + RECORDING_LINK_TTL_SECONDS;
+}
+
 export function signLink(deps: LinkDeps, subject: string, now = Date.now()): LinkSignature {
-  const expires = Math.ceil(now / 1000 / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS + RECORDING_LINK_TTL_SECONDS;
+  const expires = linkExpiry(now);
   return { expires, signature: signature(deps, subject, expires) };
 }
 
