@@ -34,6 +34,16 @@ export const WRITE_LIMITS: Record<string, { perIp: WindowLimit; perAccount?: Win
     maxBodyBytes: 64 * 1024,
   },
   "POST /api/account/preferences": { perIp: { limit: 60, windowSeconds: 3600 }, perAccount: { limit: 30, windowSeconds: 3600 } },
+  "POST /api/account/phone": { perIp: { limit: 20, windowSeconds: 3600 }, perAccount: { limit: 10, windowSeconds: 3600 } },
+  "POST /api/account/phone/verify": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 15, windowSeconds: 3600 } },
+  "POST /api/account/phone/cancel": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 15, windowSeconds: 3600 } },
+  "POST /api/account/delete": { perIp: { limit: 20, windowSeconds: 3600 }, perAccount: { limit: 10, windowSeconds: 3600 } },
+  "POST /api/messages/read": { perIp: { limit: 120, windowSeconds: 60 }, perAccount: { limit: 60, windowSeconds: 60 } },
+  "POST /api/push/subscription": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 20, windowSeconds: 3600 } },
+  "POST /api/push/unsubscribe": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 20, windowSeconds: 3600 } },
+  // A visitor's signed stop link, and the SMS provider's webhook (its few addresses carry every reply).
+  "POST /api/reminders/stop": { perIp: { limit: 30, windowSeconds: 3600 } },
+  "POST /api/reminders/inbound/twilio": { perIp: { limit: 600, windowSeconds: 60 } },
   "POST /api/users/:id/watchStory/:storyId": {
     perIp: { limit: 120, windowSeconds: 3600 },
     perAccount: { limit: 60, windowSeconds: 3600 },
