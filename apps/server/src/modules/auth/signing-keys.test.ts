@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../app.ts";
 import type { App } from "../../deps.ts";
 import { FileSecretStore } from "../../infrastructure/secrets/index.ts";
 import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
@@ -130,13 +129,13 @@ describe.runIf(testDialect() === "postgres")("a replica on PostgreSQL with a sig
       // A key file made elsewhere (another server's, copied by hand).
       (await loadSigningKeys(new FileSecretStore(stray))).close();
       const before = await t.app.deps.secrets.get(SIGNING_KEYS_SECRET);
-      const started = buildApp({ ...t.config, dataDir: stray }, { logger: false });
+      const started = createReplica({ ...t.config, dataDir: stray });
       await expect(started).rejects.toThrow(/^\S+signing-keys\.json differs from the signing keys in the database: [^\n]+$/);
       expect(await t.app.deps.secrets.get(SIGNING_KEYS_SECRET)).toEqual(before);
 
       // The same keys as the database's (say, a copy from before this check existed) are accepted.
       await new FileSecretStore(stray).update(SIGNING_KEYS_SECRET, () => before);
-      const replica = await buildApp({ ...t.config, dataDir: stray }, { logger: false });
+      const replica = await createReplica({ ...t.config, dataDir: stray });
       expect(replica.deps.auth.keys.current.kid).toBe(t.app.deps.auth.keys.current.kid);
       await replica.close();
     } finally {
