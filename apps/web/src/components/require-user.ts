@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "../lib/toast.tsx";
 import { ApiError } from "../lib/api-client.ts";
 import { requireSession } from "../lib/auth.ts";
 import { useTranslation } from "../lib/i18n.ts";
 import { useMe } from "../lib/me.ts";
 import { getAccessToken } from "../lib/session.ts";
+import { toast } from "../lib/toast.tsx";
 
 /** One session check per page load (the session refreshes itself from then on); a 401 asks the server. */
 let checked: Promise<boolean> | undefined;

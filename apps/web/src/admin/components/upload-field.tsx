@@ -1,9 +1,9 @@
 import { UPLOAD_LIMITS, type UploadKind } from "@hikaya/contracts";
 import { useId, useRef, useState } from "react";
-import { toast } from "../../lib/toast.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { type UploadProgress, uploadWithProgress } from "../api.ts";
 
 const ACCEPT: Record<UploadKind, string> = {

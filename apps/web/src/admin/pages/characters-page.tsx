@@ -1,10 +1,10 @@
 import type { AdminCharacter, UploadResult } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { toast } from "../../lib/toast.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { adminQueries, uploadTo, useDeleteCharacter, useSaveCharacter } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";

@@ -1,12 +1,12 @@
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { AuthApiError } from "../../lib/auth-session.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { decodeJwtPayload } from "../../lib/jwt.ts";
 import { useSettings } from "../../lib/settings.ts";
+import { toast } from "../../lib/toast.tsx";
 import { consoleSession } from "../admin-session.ts";
 
 /** Sign-in for operators: e-mail and password against /auth/v1/token, then the console. */

@@ -1,10 +1,10 @@
 import type { DocumentKey, InstructionLocation, UploadResult } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import {
   adminQueries,
   uploadTo,

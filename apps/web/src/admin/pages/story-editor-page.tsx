@@ -2,11 +2,11 @@ import type { AdminQuestion, AdminStory, UploadResult } from "@hikaya/contracts"
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import {
   adminQueries,
   uploadTo,

@@ -1,5 +1,5 @@
-import { toast } from "../../lib/toast.tsx";
 import { errorText } from "../../lib/errors.ts";
+import { toast } from "../../lib/toast.tsx";
 import type { OutboxItem } from "../../lib/use-conversation.ts";
 import { ChatBubble } from "./chat-bubble.tsx";
 

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from "react";
-import { toast } from "../../lib/toast.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { formatDuration } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { usePrivateMediaFetch } from "./private-media.tsx";
 
 /**

@@ -1,6 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -8,6 +7,7 @@ import { track } from "../../lib/analytics.ts";
 import { storeTokenSession } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { phoneSignUp } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
 import { PhoneField } from "./phone-field.tsx";

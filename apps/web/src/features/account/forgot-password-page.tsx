@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { sendOtp } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
 import { PhoneField } from "./phone-field.tsx";

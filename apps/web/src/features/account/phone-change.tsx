@@ -1,11 +1,11 @@
 import type { AccountSettings, MessageChannel } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { toast } from "../../lib/toast.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { accountQuery } from "../../lib/account.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { cancelPhoneChange, startPhoneChange, verifyPhoneChange } from "./api/account-api.ts";
 
 /** SMS or WhatsApp: how the code for a new phone number is sent. */

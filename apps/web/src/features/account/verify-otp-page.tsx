@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useNavigate, useParams } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { sendOtp, verifyOtp } from "./api/account-api.ts";
 import { AuthScreen } from "./auth-screen.tsx";
 import { RESEND_AFTER_SECONDS, readResetFlow, writeResetFlow } from "./reset-flow.ts";

@@ -1,6 +1,5 @@
 import { CONTACT_GENDERS } from "@hikaya/contracts";
 import { type FormEvent, useId, useState } from "react";
-import { toast } from "../../lib/toast.tsx";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -8,6 +7,7 @@ import { TitleBar } from "../../components/title-bar.tsx";
 import { findCountry } from "../../lib/countries.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { submitContact } from "./api/info-api.ts";
 import "../../components/form-fields.css";
 import "./info.css";

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { toast } from "../../lib/toast.tsx";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
 import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
@@ -9,6 +8,7 @@ import { TitleBar } from "../../components/title-bar.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { getFreshAccessToken, getUserId } from "../../lib/session.ts";
+import { toast } from "../../lib/toast.tsx";
 import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
 import { fetchMessages, markRead, sendMessage } from "./api/messages.ts";
 import "../../components/chat/chat.css";

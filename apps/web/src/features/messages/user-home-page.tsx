@@ -1,7 +1,6 @@
 import { AGE_GROUPS, GENDERS } from "@hikaya/contracts/constants";
 import { type FormEvent, useEffect, useState } from "react";
 import { Navigate, useNavigate } from "react-router";
-import { toast } from "../../lib/toast.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
@@ -11,6 +10,7 @@ import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useInstruction } from "../../lib/instructions.ts";
 import { useMe } from "../../lib/me.ts";
+import { toast } from "../../lib/toast.tsx";
 import { useUpdateProfile } from "./api/profile.ts";
 import "../../components/form-fields.css";
 import "./messages.css";

@@ -1,10 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { toast } from "../../lib/toast.tsx";
 import { AppLayout, useShareSite } from "../../components/app-chrome.tsx";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 import { listPending, type PendingRecording, retryPending } from "./api/recordings.ts";
 import { storiesQuery, useStories } from "./api/stories.ts";
 import { StoryCard } from "./story-card.tsx";
