@@ -55,7 +55,8 @@ export default defineConfig({
         // The app shell: every built script, style, the HTML and the icons; media stays on the network.
         globPatterns: ["**/*.{js,mjs,css,html,svg,png,webmanifest}"],
         // The console and the PDF viewer are not part of the person's offline app; they load when online.
-        globIgnores: ["**/admin-*", "**/pdf-viewer-*", "**/pdf.worker*", "**/*.map"],
+        // Nor are the strings of a language the person does not use: each locale chunk is cached when first loaded.
+        globIgnores: ["**/admin-*", "**/inbox-*", "**/locale-*", "**/pdf-viewer-*", "**/pdf.worker*", "**/*.map"],
         // Web Push (facilitator replies): the push and notificationclick handlers.
         importScripts: ["push-sw.js"],
         navigateFallback: "/index.html",
@@ -65,6 +66,12 @@ export default defineConfig({
         skipWaiting: true,
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         runtimeCaching: [
+          {
+            // A language's strings, once it has been used: immutable (hashed names), so the cache never goes stale.
+            urlPattern: ({ url }) => url.pathname.startsWith("/assets/locale-"),
+            handler: "CacheFirst",
+            options: { cacheName: "hikaya-locales", expiration: { maxEntries: 64 } },
+          },
           {
             // Public site settings (title, colour, maintenance) so the shell starts offline in the right look.
             urlPattern: ({ url }) => url.pathname === "/api/settings",
@@ -98,6 +105,13 @@ export default defineConfig({
     // document is opened and stays out of the offline precache. Any other chunk growing past it still warns.
     chunkSizeWarningLimit: 460,
     rolldownOptions: {
+      output: {
+        // Locale chunks carry their language in the name, so the offline precache can leave them out (see above).
+        chunkFileNames: (chunk) => {
+          const locale = chunk.facadeModuleId?.match(/\/locales\/(en|ar)\/([\w-]+)\.json$/);
+          return locale ? `assets/locale-${locale[1]}-${locale[2]}-[hash].js` : "assets/[name]-[hash].js";
+        },
+      },
       // Brotli at its maximum (build/precompress.ts) is slow on purpose; a timing report on every build is noise.
       checks: { bundlerTimings: false },
     },
