@@ -84,6 +84,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const database = options.database ?? openDatabase(config.database);
   const ownsDatabase = !options.database;
+  const bus = createMessageBus(config.database);
   try {
     await migrateToLatest(database);
     const secrets = createSecretStore(config, database);
@@ -99,8 +100,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       db: database.db,
       secrets,
       storage,
-      bus: createMessageBus(config.database),
-      auth: createAuthDeps(config, database.db, keys, messages),
+      bus,
+      auth: await createAuthDeps(config, database.db, keys, messages, bus),
       messages,
     };
     app.decorate("deps", deps);
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (config.seedDemo) await seedDemoProgram(deps, app.log);
     await moveStoryMediaPrivate(deps, app.log);
   } catch (error) {
+    await bus.close();
     if (ownsDatabase) await database.close();
     throw error;
   }

@@ -94,6 +94,12 @@ const envSchema = z
             ctx.addIssue({ code: "custom", message: `"${origin}" is not an origin like https://app.example.com` });
         return origins;
       }),
+    // Bytes of memory the app's in-process caches may hold together (live sessions, …); 0 turns caching off.
+    CACHE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(64 * 1024 * 1024),
     // The storage sweep (temporary files, files no row points to) runs at start-up and then this often; 0: start-up only.
     STORAGE_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(360),
     // How often each replica looks for due story reminders (0: only when an operator runs them).
@@ -158,6 +164,8 @@ export interface Config {
   reminderIntervalSeconds: number;
   /** Minutes between storage sweeps after the one at start-up; 0 sweeps at start-up only. */
   storageSweepIntervalMinutes: number;
+  /** CACHE_MAX_BYTES: the in-process caches' memory, in bytes, all together. */
+  cacheMaxBytes: number;
   storage:
     | { driver: "local"; root: string }
     | {
@@ -228,6 +236,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
     storageSweepIntervalMinutes: env.STORAGE_SWEEP_INTERVAL_MINUTES,
+    cacheMaxBytes: env.CACHE_MAX_BYTES,
     storage:
       env.STORAGE_DRIVER === "s3"
         ? {

@@ -1,26 +1,41 @@
 import type { Config } from "../../config.ts";
 import type { DB } from "../../db/database.ts";
+import type { MessageBus } from "../../infrastructure/bus/bus.ts";
 import type { MessageProvider } from "../../infrastructure/sms/index.ts";
 import { AccessTokens } from "./access-tokens.ts";
 import { AccountService } from "./account.service.ts";
 import { AuthRepository } from "./auth.repository.ts";
 import { AuthService } from "./auth.service.ts";
+import { LiveSessions } from "./live-sessions.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 
+// Live sessions take a quarter of CACHE_MAX_BYTES (about 200k sessions at the default): the rest is for the
+// caches of story lists, progress and settings.
+const LIVE_SESSIONS_SHARE = 0.25;
+
 /** Wires auth for AppDeps.auth: keys, access tokens, the live-session check guards.ts uses, and the service. */
-export function createAuthDeps(config: Config, db: DB, keys: SigningKeys, messages: MessageProvider) {
+export async function createAuthDeps(config: Config, db: DB, keys: SigningKeys, messages: MessageProvider, bus: MessageBus) {
   const issuer = config.publicUrl ? `${config.publicUrl}/auth/v1` : null;
   const tokens = new AccessTokens(keys, issuer, config.auth.jwtExpirySeconds);
+  const idleDays = config.auth.sessionInactivityDays;
+  let live: LiveSessions | undefined;
   // The repository and the limiter stay inside the module: its two services share them, nothing else sees them.
-  const repo = new AuthRepository(db);
+  // Every deletion of sessions goes through it, and it tells the cache (and through the bus, every replica).
+  const repo = new AuthRepository(db, async (what) => live?.ended(what));
+  live = new LiveSessions({
+    maxBytes: Math.floor(config.cacheMaxBytes * LIVE_SESSIONS_SHARE),
+    lookup: (sessionId) => repo.liveSession(sessionId, idleDays),
+  });
+  await live.listen(bus);
   const limiter = new RateLimiter(db, config.auth.rateLimitFactor);
   const deps = { repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config };
   const service = new AuthService(deps);
+  const sessions: { isActive(sessionId: string): Promise<boolean> } = live;
   return {
     keys,
     tokens,
-    sessions: { isActive: (sessionId: string) => service.isSessionActive(sessionId) },
+    sessions,
     service,
     accounts: new AccountService(deps, { accounts: service.accounts, codes: service.codes }),
   };

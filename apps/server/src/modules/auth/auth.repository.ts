@@ -9,6 +9,7 @@ import type {
   SessionsTable,
   UsersTable,
 } from "../../db/schema.ts";
+import type { LiveSessionRow, SessionsEnded } from "./live-sessions.ts";
 
 export type UserRow = Selectable<UsersTable>;
 export type IdentityRow = Selectable<IdentitiesTable>;
@@ -17,20 +18,31 @@ export type SessionRow = Selectable<SessionsTable>;
 export type OneTimeTokenRow = Selectable<OneTimeTokensTable>;
 export type FlowStateRow = Selectable<FlowStateTable>;
 
+/** Told after a change that ended sessions is committed (the live-session cache drops them on every replica). */
+export type SessionsEndedListener = (what: SessionsEnded) => Promise<void>;
+
 /** Every query auth makes. Takes `db` or a transaction. */
 export class AuthRepository {
   readonly db: DB;
+  readonly #onEnded: SessionsEndedListener;
 
-  constructor(db: DB) {
+  constructor(db: DB, onEnded: SessionsEndedListener = async () => {}) {
     this.db = db;
+    this.#onEnded = onEnded;
   }
 
   with(db: DB): AuthRepository {
-    return new AuthRepository(db);
+    return new AuthRepository(db, this.#onEnded);
   }
 
-  transaction<T>(work: (repo: AuthRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new AuthRepository(trx)));
+  /** Sessions ended inside the transaction are announced only once it commits (before, a reader would re-cache them). */
+  async transaction<T>(work: (repo: AuthRepository) => Promise<T>): Promise<T> {
+    const ended: SessionsEnded[] = [];
+    const result = await this.db
+      .transaction()
+      .execute((trx) => work(new AuthRepository(trx, async (what) => void ended.push(what))));
+    for (const what of ended) await this.#onEnded(what);
+    return result;
   }
 
   // ── users ──
@@ -51,6 +63,7 @@ export class AuthRepository {
   }
   async deleteUser(id: string) {
     await this.db.deleteFrom("users").where("id", "=", id).execute();
+    await this.#onEnded({ userId: id }); // its sessions go with it (foreign key cascade)
   }
   listUsers(offset: number, limit: number) {
     return this.db
@@ -137,19 +150,29 @@ export class AuthRepository {
   findSession(id: string) {
     return this.db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
   }
-  async sessionExists(id: string): Promise<boolean> {
-    const row = await this.db.selectFrom("sessions").select("id").where("id", "=", id).executeTakeFirst();
-    return row !== undefined;
+  /** A live session's user and idle deadline (`idleDays` 0: inactivity never ends it), for the live-session cache. */
+  async liveSession(id: string, idleDays: number): Promise<LiveSessionRow | undefined> {
+    const row = await this.db
+      .selectFrom("sessions")
+      .select(["user_id", "created_at", "refreshed_at"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const idleUntil =
+      idleDays > 0 ? Date.parse(row.refreshed_at ?? row.created_at) + idleDays * 86_400_000 : Number.POSITIVE_INFINITY;
+    return { userId: row.user_id, idleUntil };
   }
   async updateSession(id: string, patch: Updateable<SessionsTable>) {
     await this.db.updateTable("sessions").set(patch).where("id", "=", id).execute();
   }
   async deleteSession(id: string) {
     await this.db.deleteFrom("sessions").where("id", "=", id).execute();
+    await this.#onEnded({ sessionId: id });
   }
   /** Ends the user's sessions that have not passed a second factor. */
   async deleteAal1SessionsOf(userId: string) {
     await this.db.deleteFrom("sessions").where("user_id", "=", userId).where("aal", "!=", "aal2").execute();
+    await this.#onEnded({ userId }); // the aal2 ones are dropped from the cache too: that costs one lookup each
   }
   /** Sessions that reached aal2 with a factor that is gone drop back to aal1. */
   async downgradeSessionsOfFactor(factorId: string, at: string) {
@@ -163,6 +186,7 @@ export class AuthRepository {
     let q = this.db.deleteFrom("sessions").where("user_id", "=", userId);
     if (exceptSessionId) q = q.where("id", "!=", exceptSessionId);
     await q.execute();
+    await this.#onEnded({ userId });
   }
   async insertRefreshToken(row: {
     token_hash: string;

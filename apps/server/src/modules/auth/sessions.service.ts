@@ -136,8 +136,10 @@ export class SessionsService extends AuthCore {
     return user && session ? { claims: auth.claims, user, session } : null;
   }
 
-  isSessionActive(sessionId: string): Promise<boolean> {
-    return this.repo.sessionExists(sessionId);
+  /** The uncached check behind the live-session cache (live-sessions.ts): the session exists and is not idle too long. */
+  async isSessionActive(sessionId: string): Promise<boolean> {
+    const row = await this.repo.liveSession(sessionId, this.config.auth.sessionInactivityDays);
+    return row !== undefined && row.idleUntil > Date.now();
   }
 
   /** Checks a user access token: signature, expiry, live session, existing user. */
