@@ -8,6 +8,7 @@ import { createFileStorage } from "./infrastructure/files/index.ts";
 import { createSecretStore } from "./infrastructure/secrets/index.ts";
 import { createMessageProvider } from "./infrastructure/sms/index.ts";
 import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
+import { registerAdminAccess } from "./modules/admin/access.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts";
 import { accountRoutes } from "./modules/auth/account.routes.ts";
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installBodyTimeout(app, config.http.bodyTimeoutMs);
   installTokenApiBody(app);
   await registerApiDocs(app); // before every route, so the OpenAPI document sees them all
+  registerAdminAccess(app); // before every route: each /api/admin route must have a role rule
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(gotrueRoutes, { prefix: "/auth/v1" });
   await app.register(accountRoutes, { prefix: "/api" });

@@ -268,3 +268,33 @@ export const auditEntrySchema = z.object({
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+// ─── the console team (operators) ──────────────────────────────────────────────────────────────────
+
+export const OPERATOR_ROLES = ["admin", "facilitator"] as const;
+export const operatorRoleSchema = z.enum(OPERATOR_ROLES);
+export type OperatorRole = z.infer<typeof operatorRoleSchema>;
+
+export const teamMemberSchema = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  name: z.string().nullable(),
+  role: operatorRoleSchema,
+  /** False until the person has accepted the invitation (confirmed their e-mail or phone). */
+  confirmed: z.boolean(),
+  lastSignInAt: z.string().nullable(),
+});
+export type TeamMember = z.infer<typeof teamMemberSchema>;
+
+/** An invitation by e-mail or by phone (exactly one of them). */
+export const teamInviteSchema = z
+  .object({
+    email: z.string().trim().max(320).optional(),
+    phone: z.string().trim().max(32).optional(),
+    role: operatorRoleSchema,
+  })
+  .refine((v) => Boolean(v.email) !== Boolean(v.phone), { message: "give an e-mail or a phone number", path: ["email"] });
+export type TeamInvite = z.infer<typeof teamInviteSchema>;
+
+export const teamRoleInputSchema = z.object({ role: operatorRoleSchema });

@@ -9,15 +9,16 @@ export interface TestUser {
 
 /**
  * A signed-in person for route tests: a user row plus a valid access token for a live session.
- * `admin: true` gives the user app_metadata.role = "admin".
+ * `admin: true` gives the user app_metadata.role = "admin"; `role` sets another console role ("facilitator").
  */
 export async function createTestUser(
   app: App,
-  options: { admin?: boolean; email?: string; phone?: string } = {},
+  options: { admin?: boolean; role?: "admin" | "facilitator"; email?: string; phone?: string } = {},
 ): Promise<TestUser> {
   const id = randomUUID();
   const now = new Date().toISOString();
-  const appMetadata = { provider: "email", providers: ["email"], ...(options.admin ? { role: "admin" } : {}) };
+  const role = options.role ?? (options.admin ? "admin" : undefined);
+  const appMetadata = { provider: "email", providers: ["email"], ...(role ? { role } : {}) };
   await app.deps.db
     .insertInto("users")
     .values({

@@ -104,6 +104,11 @@ export class AdminService extends AuthCore {
     return { users, total };
   }
 
+  /** Ends every session of a person: their access tokens are refused from the next request on. */
+  async endSessionsOf(id: string) {
+    await this.repo.deleteSessionsOf(id);
+  }
+
   async adminDeleteUser(id: string, meta: RequestMeta) {
     await this.#accounts.deleteUser(id, meta, "admin");
   }

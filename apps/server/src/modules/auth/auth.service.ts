@@ -55,6 +55,19 @@ export class AuthService {
   adminDeleteUser(id: string, meta: RequestMeta) {
     return this.admin.adminDeleteUser(id, meta);
   }
+  /** The console's team page: invite (e-mail), create (phone), change app_metadata, end sessions. */
+  invite(input: Record<string, unknown>, meta: Parameters<AdminService["invite"]>[1]) {
+    return this.admin.invite(input, meta);
+  }
+  adminCreateUser(input: Record<string, unknown>, meta: RequestMeta) {
+    return this.admin.adminCreateUser(input, meta);
+  }
+  adminUpdateUser(id: string, input: Record<string, unknown>, meta: RequestMeta) {
+    return this.admin.adminUpdateUser(id, input, meta);
+  }
+  endSessionsOf(id: string) {
+    return this.admin.endSessionsOf(id);
+  }
   callerOf(auth: Parameters<SessionsService["callerOf"]>[0]): Promise<Caller | null> {
     return this.sessions.callerOf(auth);
   }

@@ -7,6 +7,8 @@ export interface AuthContext {
   userId: string;
   sessionId: string;
   isAdmin: boolean;
+  /** The console role from app_metadata.role: admins do everything, facilitators the inbox and people. */
+  operatorRole: OperatorRole | null;
   claims: AccessTokenClaims;
 }
 
@@ -27,17 +29,34 @@ export function accessTokenOf(request: FastifyRequest): string | null {
   return typeof custom === "string" && custom.length > 0 ? custom : null;
 }
 
+export type OperatorRole = "admin" | "facilitator";
+
+export function operatorRoleOf(claims: Pick<AccessTokenClaims, "app_metadata">): OperatorRole | null {
+  const role = claims.app_metadata?.role;
+  return role === "admin" || role === "facilitator" ? role : null;
+}
+
 export function isAdminClaims(claims: Pick<AccessTokenClaims, "app_metadata">): boolean {
   return claims.app_metadata?.role === "admin";
 }
 
 async function resolve(request: FastifyRequest): Promise<AuthContext | null> {
   const token = accessTokenOf(request);
-  if (!token) return null;
+  return token ? authOfToken(request, token) : null;
+}
+
+/** Verifies one access token (from a header, or a stream's `?access_token=`) against a live session. */
+export async function authOfToken(request: FastifyRequest, token: string): Promise<AuthContext> {
   const { tokens, sessions } = request.server.deps.auth;
   const claims = await tokens.verify(token);
   if (!(await sessions.isActive(claims.session_id))) throw new AppError("unauthorized", "Session not found");
-  return { userId: claims.sub, sessionId: claims.session_id, isAdmin: isAdminClaims(claims), claims };
+  return {
+    userId: claims.sub,
+    sessionId: claims.session_id,
+    isAdmin: isAdminClaims(claims),
+    operatorRole: operatorRoleOf(claims),
+    claims,
+  };
 }
 
 /** The caller if they sent a valid token, null for a visitor. A bad token is still an error. */
@@ -55,6 +74,13 @@ export async function requireUser(request: FastifyRequest): Promise<AuthContext>
 export async function requireAdmin(request: FastifyRequest): Promise<AuthContext> {
   const auth = await requireUser(request);
   if (!auth.isAdmin) throw forbidden("Admins only");
+  return auth;
+}
+
+/** Anyone who works in the console (admin or facilitator); what each may do is decided per route in modules/admin/access.ts. */
+export async function requireOperator(request: FastifyRequest): Promise<AuthContext> {
+  const auth = await requireUser(request);
+  if (!auth.operatorRole) throw forbidden("Operators only");
   return auth;
 }
 

@@ -19,7 +19,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, forbidden } from "../../errors.ts";
 import { multipartParts } from "../../plugins/multipart.ts";
-import { type AuthContext, requireAdmin, requireUser } from "../auth/guards.ts";
+import { type AuthContext, requireOperator, requireUser } from "../auth/guards.ts";
 import { notifyReply } from "../reminders/push.service.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
@@ -250,7 +250,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await requireAdmin(request);
+      await requireOperator(request);
       reply.header("cache-control", "private, no-store");
       return { count: await service.waitingCount() };
     },
@@ -267,7 +267,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireAdmin(request);
+      await requireOperator(request);
       const before = request.query.before ? Number(request.query.before) : undefined;
       return service.conversations(before, request.query.limit ?? 30);
     },
@@ -285,7 +285,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireAdmin(request);
+      await requireOperator(request);
       await service.ensureConversationOwner(request.params.userId);
       const before = request.query.before ? Number(request.query.before) : undefined;
       return service.page(request.params.userId, before, request.query.limit);
@@ -303,7 +303,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireAdmin(request);
+      await requireOperator(request);
       return service.person(request.params.userId);
     },
   );
@@ -320,7 +320,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const auth = await requireAdmin(request);
+      const auth = await requireOperator(request);
       await service.ensureConversationOwner(request.params.userId);
       const message = await send(request, request.params.userId, auth, "facilitator");
       // The person's browsers hear of the reply even with the app closed; a push failure never fails the reply.
@@ -343,7 +343,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireAdmin(request);
+      await requireOperator(request);
       await service.markRead(request.params.userId, "facilitator", request.body?.upTo);
       return { ok: true as const };
     },

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError, forbidden, unauthorized } from "../../errors.ts";
-import { accessTokenOf, isAdminClaims } from "../auth/guards.ts";
+import { accessTokenOf, operatorRoleOf } from "../auth/guards.ts";
 import type { LiveHub } from "./live-hub.ts";
 
 const HEARTBEAT_MS = 25_000;
@@ -26,8 +26,7 @@ export async function openLiveStream(
   const { tokens, sessions } = request.server.deps.auth;
   const claims = await tokens.verify(token);
   if (!(await sessions.isActive(claims.session_id))) throw new AppError("unauthorized", "Session not found");
-  const isAdmin = isAdminClaims(claims);
-  if (scope === "all" && !isAdmin) throw forbidden("Admins only");
+  if (scope === "all" && !operatorRoleOf(claims)) throw forbidden("Operators only");
   const after = cursorOf(request.headers["last-event-id"], query.after);
 
   reply.hijack();

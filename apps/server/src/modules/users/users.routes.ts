@@ -2,7 +2,7 @@ import { userIdParamsSchema, userListQuerySchema, userListSchema, userSummarySch
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { errorResponses } from "../../plugins/http-schemas.ts";
-import { requireAdmin, requireSelfOrAdmin } from "../auth/guards.ts";
+import { requireOperator, requireSelfOrAdmin } from "../auth/guards.ts";
 import { getUserSummary, listUserSummaries } from "./users.service.ts";
 
 /** Reading people (spec section 7: GET /users, GET /users/{id}). Creating them is the auth module's. */
@@ -20,7 +20,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      await requireAdmin(request);
+      await requireOperator(request); // the console's people list: admins and facilitators
       reply.header("cache-control", "private, no-store");
       return listUserSummaries(app.deps, request.query);
     },

@@ -1,0 +1,93 @@
+import type { OperatorRole, TeamInvite, TeamMember } from "@hikaya/contracts";
+import type { AppDeps } from "../../deps.ts";
+import { badRequest, notFound } from "../../errors.ts";
+import type { RequestMeta } from "../auth/auth.service.ts";
+import { type Actor, audit } from "./audit.service.ts";
+import * as repo from "./team.repository.ts";
+
+type InviteMeta = RequestMeta & { origin: string };
+
+const parse = (raw: string): Record<string, unknown> => {
+  try {
+    const value = JSON.parse(raw) as unknown;
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+const roleOf = (appMetadata: string): OperatorRole | null => {
+  const role = parse(appMetadata).role;
+  return role === "admin" || role === "facilitator" ? role : null;
+};
+
+export async function listTeam(deps: AppDeps): Promise<TeamMember[]> {
+  const rows = await repo.listOperatorRows(deps.db);
+  return rows.flatMap((row) => {
+    const role = roleOf(row.app_metadata);
+    if (!role) return [];
+    const metaName = parse(row.user_metadata).name;
+    return [
+      {
+        id: row.id,
+        email: row.email,
+        phone: row.phone,
+        name: row.name ?? (typeof metaName === "string" ? metaName : null),
+        role,
+        confirmed: Boolean(row.email_confirmed_at ?? row.phone_confirmed_at),
+        lastSignInAt: row.last_sign_in_at,
+      },
+    ];
+  });
+}
+
+async function memberOf(deps: AppDeps, id: string): Promise<TeamMember> {
+  const member = (await listTeam(deps)).find((m) => m.id === id);
+  if (!member) throw notFound("This person is not in the team");
+  return member;
+}
+
+/**
+ * By e-mail: the auth module's invitation (a code and a link through the message provider). By phone: the
+ * account is created with the role and the person signs in with a code sent to that phone.
+ */
+export async function inviteOperator(deps: AppDeps, actor: Actor, input: TeamInvite, meta: InviteMeta): Promise<TeamMember> {
+  const auth = deps.auth.service;
+  const user = input.email
+    ? await auth.invite({ email: input.email }, meta)
+    : await auth.adminCreateUser({ phone: input.phone, app_metadata: { role: input.role } }, meta);
+  await auth.adminUpdateUser(user.id, { app_metadata: { role: input.role } }, meta);
+  await audit(
+    deps.db,
+    actor,
+    "team.invite",
+    { type: "user", id: user.id },
+    { role: input.role, via: input.email ? "email" : "phone" },
+  );
+  return memberOf(deps, user.id);
+}
+
+async function ensureOtherOperator(deps: AppDeps, actor: Actor, id: string) {
+  // An admin changing their own role could leave the console with nobody able to manage it.
+  if (id === actor.id) throw badRequest("You cannot change your own role");
+  const row = await repo.findUserMetadata(deps.db, id);
+  if (!row || !roleOf(row.app_metadata)) throw notFound("This person is not in the team");
+  return roleOf(row.app_metadata);
+}
+
+/** A new role is carried by new tokens only, so the person's sessions end and they sign in again. */
+export async function changeRole(deps: AppDeps, actor: Actor, id: string, role: OperatorRole, meta: RequestMeta) {
+  const before = await ensureOtherOperator(deps, actor, id);
+  await deps.auth.service.adminUpdateUser(id, { app_metadata: { role } }, meta);
+  await deps.auth.service.endSessionsOf(id);
+  await audit(deps.db, actor, "team.role", { type: "user", id }, { from: before, to: role });
+  return memberOf(deps, id);
+}
+
+/** The account stays (it may be a family member's too); the console role goes and every session ends. */
+export async function removeOperator(deps: AppDeps, actor: Actor, id: string, meta: RequestMeta) {
+  const before = await ensureOtherOperator(deps, actor, id);
+  await deps.auth.service.adminUpdateUser(id, { app_metadata: { role: null } }, meta);
+  await deps.auth.service.endSessionsOf(id);
+  await audit(deps.db, actor, "team.remove", { type: "user", id }, { role: before });
+}
