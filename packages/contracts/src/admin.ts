@@ -85,6 +85,8 @@ export const adminStorySchema = z.object({
   questionCount: z.number().int(),
   watchedCount: z.number().int(),
   updatedAt: z.string(),
+  /** Saves so far; a save names the one it edited (`version` in the input) and a stale one is refused (409). */
+  version: z.number().int(),
 });
 export type AdminStory = z.infer<typeof adminStorySchema>;
 
@@ -94,6 +96,8 @@ export const storyInputSchema = z.object({
   subtitleEn: bilingual(400).default(""),
   subtitleAr: bilingual(400).default(""),
   videoUrl: videoUrlSchema,
+  /** The version the editor started from (the console always sends it); omitted, the save is not checked. */
+  version: z.number().int().min(0).optional(),
 });
 export type StoryInput = z.input<typeof storyInputSchema>;
 
@@ -170,6 +174,7 @@ export const adminSettingsSchema = z.object({
   primaryColor: z.string(),
   siteUnderMaintenance: z.boolean(),
   updatedAt: z.string().nullable(),
+  version: z.number().int(),
 });
 export type AdminSettings = z.infer<typeof adminSettingsSchema>;
 
@@ -178,6 +183,7 @@ export const settingsInputSchema = z.object({
   titleAr: bilingual(80).min(1),
   primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #2e9e5b"),
   siteUnderMaintenance: z.boolean(),
+  version: z.number().int().min(0).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsInputSchema>;
 
@@ -298,3 +304,6 @@ export const teamInviteSchema = z
 export type TeamInvite = z.infer<typeof teamInviteSchema>;
 
 export const teamRoleInputSchema = z.object({ role: operatorRoleSchema });
+
+/** `details` of the 409 a stale save gets: what is stored now, for the console to show. */
+export const staleVersionDetailsSchema = z.object({ reason: z.literal("stale_version"), current: z.unknown() });

@@ -66,6 +66,8 @@ export interface StoriesTable {
   duration_seconds: number | null;
   created_at: string;
   updated_at: string;
+  /** Saves so far (migration 0012; optional here so the rows other modules write need not name it). */
+  version?: number;
 }
 
 export interface CharactersTable {
@@ -122,6 +124,8 @@ export interface SiteSettingsTable {
   primary_color: string;
   site_under_maintenance: number;
   updated_at: string;
+  /** Saves so far (migration 0012; optional here so the rows other modules write need not name it). */
+  version?: number;
 }
 
 export interface ProgressTable {

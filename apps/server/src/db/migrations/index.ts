@@ -8,6 +8,7 @@ import * as m0005 from "./0005-admin.ts";
 import * as m0006 from "./0006-accounts.ts";
 import * as m0008 from "./0008-secrets.ts";
 import * as m0011 from "./0011-reminders.ts";
+import * as m0012 from "./0012-versions.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -26,4 +27,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0006-accounts": m0006,
   "0008-secrets": m0008,
   "0011-reminders": m0011,
+  "0012-versions": m0012,
 };

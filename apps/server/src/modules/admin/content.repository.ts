@@ -94,3 +94,19 @@ export async function upsertDocument(db: DB, key: string, path: string, now: str
     .onConflict((oc) => oc.column("key").doUpdateSet({ path, updated_at: now }))
     .execute();
 }
+
+export async function settingsVersion(db: DB): Promise<number> {
+  const row = await db.selectFrom("site_settings").select("version").where("id", "=", 1).executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
+/** Counts one save of the settings row, only if nobody saved since `expected` was read (0 rows: someone did). */
+export async function bumpSettingsVersion(db: DB, expected: number) {
+  const result = await db
+    .updateTable("site_settings")
+    .set({ version: expected + 1 })
+    .where("id", "=", 1)
+    .where("version", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

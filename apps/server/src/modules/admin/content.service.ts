@@ -19,6 +19,7 @@ import { getSiteSettings, saveSiteSettings } from "../settings/settings.service.
 import { releaseFiles } from "../storage/story-media.ts";
 import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./content.repository.ts";
+import { StaleSave, savedOrStale } from "./versions.ts";
 
 // ─── family members ───────────────────────────────────────────────────────────────────────────────
 
@@ -178,32 +179,37 @@ export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey,
 // ─── site settings ────────────────────────────────────────────────────────────────────────────────
 
 export async function getAdminSettings(db: DB): Promise<AdminSettings> {
-  return getSiteSettings(db);
+  return { ...(await getSiteSettings(db)), version: await repo.settingsVersion(db) };
 }
 
 export async function updateSettings(deps: AppDeps, actor: Actor, input: SettingsInput): Promise<AdminSettings> {
-  await deps.db.transaction().execute(async (trx) => {
-    const before = await getAdminSettings(trx);
-    await saveSiteSettings(trx, {
-      titleEn: input.titleEn,
-      titleAr: input.titleAr,
-      primaryColor: input.primaryColor.toLowerCase(),
-      siteUnderMaintenance: input.siteUnderMaintenance,
-      updatedAt: new Date().toISOString(),
+  const save = () =>
+    deps.db.transaction().execute(async (trx) => {
+      const before = await getAdminSettings(trx);
+      if (input.version !== undefined && input.version !== before.version) throw new StaleSave();
+      await saveSiteSettings(trx, {
+        titleEn: input.titleEn,
+        titleAr: input.titleAr,
+        primaryColor: input.primaryColor.toLowerCase(),
+        siteUnderMaintenance: input.siteUnderMaintenance,
+        updatedAt: new Date().toISOString(),
+      });
+      const changes: Record<string, unknown> = {};
+      if (before.titleEn !== input.titleEn) changes.titleEn = { from: before.titleEn, to: input.titleEn };
+      if (before.titleAr !== input.titleAr) changes.titleAr = { from: before.titleAr, to: input.titleAr };
+      if (before.primaryColor !== input.primaryColor.toLowerCase())
+        changes.primaryColor = { from: before.primaryColor, to: input.primaryColor.toLowerCase() };
+      if (before.siteUnderMaintenance !== input.siteUnderMaintenance)
+        changes.siteUnderMaintenance = { from: before.siteUnderMaintenance, to: input.siteUnderMaintenance };
+      const action = changes.siteUnderMaintenance
+        ? input.siteUnderMaintenance
+          ? "settings.maintenance_on"
+          : "settings.maintenance_off"
+        : "settings.update";
+      // Conditional on the version read: of two saves racing from one version, the second finds 0 rows.
+      if (!(await repo.bumpSettingsVersion(trx, before.version))) throw new StaleSave();
+      await audit(trx, actor, action, { type: "settings", id: "site" }, changes);
     });
-    const changes: Record<string, unknown> = {};
-    if (before.titleEn !== input.titleEn) changes.titleEn = { from: before.titleEn, to: input.titleEn };
-    if (before.titleAr !== input.titleAr) changes.titleAr = { from: before.titleAr, to: input.titleAr };
-    if (before.primaryColor !== input.primaryColor.toLowerCase())
-      changes.primaryColor = { from: before.primaryColor, to: input.primaryColor.toLowerCase() };
-    if (before.siteUnderMaintenance !== input.siteUnderMaintenance)
-      changes.siteUnderMaintenance = { from: before.siteUnderMaintenance, to: input.siteUnderMaintenance };
-    const action = changes.siteUnderMaintenance
-      ? input.siteUnderMaintenance
-        ? "settings.maintenance_on"
-        : "settings.maintenance_off"
-      : "settings.update";
-    await audit(trx, actor, action, { type: "settings", id: "site" }, changes);
-  });
+  await savedOrStale(save, () => getAdminSettings(deps.db));
   return getAdminSettings(deps.db);
 }

@@ -41,6 +41,17 @@ export async function updateStoryRow(db: DB, id: string, values: Partial<Omit<St
   return Number(result.numUpdatedRows);
 }
 
+/** Counts one save, only if nobody saved since `expected` was read: 0 rows means someone else came first. */
+export async function bumpStoryVersion(db: DB, id: string, expected: number) {
+  const result = await db
+    .updateTable("stories")
+    .set({ version: expected + 1 })
+    .where("id", "=", id)
+    .where("version", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /**
  * Moves one row from its expected position to a temporary negative one; answers how many rows moved
  * (0 when someone else moved it first). Positions are unique, so every reorder goes through negatives.

@@ -15,6 +15,7 @@ import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media
 import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./stories.repository.ts";
 import { storeUpload } from "./uploads.service.ts";
+import { StaleSave, savedOrStale } from "./versions.ts";
 
 type StoryRow = NonNullable<Awaited<ReturnType<typeof repo.findStoryRow>>>;
 /** Reads give a story's private media as signed links, so the console can preview them (story-media.ts). */
@@ -32,6 +33,7 @@ const toAdminStory = (deps: ReadDeps, row: StoryRow & { question_count?: unknown
   questionCount: Number(row.question_count ?? 0),
   watchedCount: Number(row.watched_count ?? 0),
   updatedAt: row.updated_at,
+  version: Number(row.version ?? 0),
 });
 
 export async function listStories(deps: ReadDeps): Promise<AdminStory[]> {
@@ -102,33 +104,39 @@ export async function createStory(deps: AppDeps, actor: Actor, input: StoryInput
 export async function updateStory(deps: AppDeps, actor: Actor, id: string, input: StoryInput): Promise<AdminStory> {
   const data = storyInputSchema.parse(input);
   const videoUrl = await privateMediaRef(deps, data.videoUrl, "videoUrl");
-  const replaced = await deps.db.transaction().execute(async (trx) => {
-    const before = await repo.findStoryRow(trx, id);
-    if (!before) throw notFound("Story not found");
-    await repo.updateStoryRow(trx, id, {
-      title_en: data.titleEn,
-      title_ar: data.titleAr,
-      subtitle_en: data.subtitleEn,
-      subtitle_ar: data.subtitleAr,
-      video_url: videoUrl,
-      updated_at: new Date().toISOString(),
+  const save = () =>
+    deps.db.transaction().execute(async (trx) => {
+      const before = await repo.findStoryRow(trx, id);
+      if (!before) throw notFound("Story not found");
+      const stored = Number(before.version ?? 0);
+      // Conditional on the version read: of two saves racing from one version, the second finds 0 rows.
+      if ((data.version !== undefined && data.version !== stored) || !(await repo.bumpStoryVersion(trx, id, stored)))
+        throw new StaleSave();
+      await repo.updateStoryRow(trx, id, {
+        title_en: data.titleEn,
+        title_ar: data.titleAr,
+        subtitle_en: data.subtitleEn,
+        subtitle_ar: data.subtitleAr,
+        video_url: videoUrl,
+        updated_at: new Date().toISOString(),
+      });
+      const changed = Object.fromEntries(
+        (
+          [
+            ["titleEn", before.title_en, data.titleEn],
+            ["titleAr", before.title_ar, data.titleAr],
+            ["subtitleEn", before.subtitle_en, data.subtitleEn],
+            ["subtitleAr", before.subtitle_ar, data.subtitleAr],
+            ["videoUrl", before.video_url, videoUrl],
+          ] as const
+        )
+          .filter(([, a, b]) => a !== b)
+          .map(([k, a, b]) => [k, { from: a, to: b }]),
+      );
+      await audit(trx, actor, "story.update", { type: "story", id }, changed);
+      return before.video_url;
     });
-    const changed = Object.fromEntries(
-      (
-        [
-          ["titleEn", before.title_en, data.titleEn],
-          ["titleAr", before.title_ar, data.titleAr],
-          ["subtitleEn", before.subtitle_en, data.subtitleEn],
-          ["subtitleAr", before.subtitle_ar, data.subtitleAr],
-          ["videoUrl", before.video_url, videoUrl],
-        ] as const
-      )
-        .filter(([, a, b]) => a !== b)
-        .map(([k, a, b]) => [k, { from: a, to: b }]),
-    );
-    await audit(trx, actor, "story.update", { type: "story", id }, changed);
-    return before.video_url;
-  });
+  const replaced = await savedOrStale(save, () => getStory(deps, id));
   // The video it replaced goes once no row uses it.
   await releaseFiles(deps, [replaced]);
   return getStory(deps, id);
