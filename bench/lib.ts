@@ -20,6 +20,14 @@ export interface Figure {
 
 export const figures: Figure[] = [];
 
+/** Figures that missed their goal by more than the noise measured: `npm run bench` then exits non-zero. */
+export const failures: string[] = [];
+
+export function fail(why: string) {
+  failures.push(why);
+  console.log(`  MISSED: ${why}`);
+}
+
 export function report(figure: string, value: string, command: string) {
   figures.push({ figure, value, command });
   console.log(`  ${figure}: ${value}`);

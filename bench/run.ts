@@ -2,10 +2,11 @@
 // Each area adds a module exporting one async function and a line below.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { printTable } from "./lib.ts";
+import { failures, printTable } from "./lib.ts";
 
 const benches: { name: string; file: string; fn: string }[] = [
   { name: "foundation", file: "foundation.ts", fn: "benchFoundation" },
+  { name: "speed", file: "speed.ts", fn: "benchSpeed" },
   { name: "auth", file: "auth.ts", fn: "benchAuth" },
   { name: "program", file: "program.ts", fn: "benchProgram" },
   { name: "messages", file: "messages.ts", fn: "benchMessages" },
@@ -24,4 +25,6 @@ for (const b of benches) {
   await run();
 }
 printTable();
-process.exit(0);
+if (failures.length)
+  console.log(`\n${failures.length} figure(s) missed their goal beyond the measured noise:\n- ${failures.join("\n- ")}`);
+process.exit(failures.length ? 1 : 0);
