@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../deps.ts";
 import { InProcessBus } from "../../infrastructure/bus/in-process-bus.ts";
 import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import { REFRESH_REUSE_GRACE_MS } from "./auth-core.ts";
 import { type LiveSessionRow, LiveSessions } from "./live-sessions.ts";
 
 /**
@@ -171,6 +172,41 @@ describe("sessions that end are refused on the next request (one app)", () => {
     expect(changed.statusCode, changed.body).toBe(200);
     expect((await profile(app, secondToken)).statusCode).toBe(401);
     expect((await profile(app, s.token)).statusCode).toBe(200);
+  });
+
+  it("a person deleting their own account ends its sessions at once", async () => {
+    const s = await signUp(app);
+    expect((await profile(app, s.token)).statusCode).toBe(200);
+    const res = await app.inject({
+      method: "POST",
+      url: "/api/account/delete",
+      headers: { authorization: `Bearer ${s.token}` },
+      payload: { password: PASSWORD },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await profile(app, s.token)).statusCode).toBe(401);
+  });
+
+  it("reusing a rotated refresh token after the grace interval ends the session at once", async () => {
+    const s = await signUp(app);
+    expect((await profile(app, s.token)).statusCode).toBe(200);
+    const refresh = (token: string) =>
+      app.inject({
+        method: "POST",
+        url: "/auth/v1/token?grant_type=refresh_token",
+        headers: { apikey: app.deps.auth.keys.anonKey },
+        payload: { refresh_token: token },
+      });
+    const rotated = await refresh(s.refreshToken);
+    expect(rotated.statusCode, rotated.body).toBe(200);
+    expect((await refresh(rotated.json().refresh_token as string)).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + REFRESH_REUSE_GRACE_MS + 1000 });
+    try {
+      expect((await refresh(s.refreshToken)).json()).toMatchObject({ error_code: "refresh_token_already_used" });
+      expect((await profile(app, s.token)).statusCode).toBe(401);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("an admin ban and an admin deletion end the person's sessions at once", async () => {
