@@ -3,14 +3,14 @@
  * Its own routes live here (descendant routes of /admin/*); the facilitator inbox, when the Message
  * Center's console part exists in ./inbox/, is picked up by name and put in the same frame.
  */
-import { type ComponentType, lazy, Suspense } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { Navigate, type RouteObject, useRoutes } from "react-router";
 import { PrivateMediaProvider } from "../components/chat/private-media.tsx";
 import { PageSpinner } from "../components/spinner.tsx";
 import { useTranslation } from "../lib/i18n.ts";
-import { AdminGuard } from "./admin-guard.tsx";
+import { AdminGuard, AdminOnly } from "./admin-guard.tsx";
 import { AdminLayout, type NavItem } from "./admin-layout.tsx";
-import { consoleSession } from "./admin-session.ts";
+import { consoleSession, useAdminSession } from "./admin-session.ts";
 import { PageHeader } from "./components/page.tsx";
 import { AnalyticsPage } from "./pages/analytics-page.tsx";
 import { AuditPage } from "./pages/audit-page.tsx";
@@ -22,6 +22,7 @@ import { OutboxPage } from "./pages/outbox-page.tsx";
 import { SettingsPage } from "./pages/settings-page.tsx";
 import { StoriesPage } from "./pages/stories-page.tsx";
 import { StoryEditorPage } from "./pages/story-editor-page.tsx";
+import { TeamPage } from "./pages/team-page.tsx";
 import { UserDetailPage } from "./pages/user-detail-page.tsx";
 import { UsersPage } from "./pages/users-page.tsx";
 import { RemindersPage } from "./reminders/reminders-page.tsx";
@@ -63,8 +64,11 @@ function AdminNotFound() {
   return <PageHeader title={t("notFound")} />;
 }
 
+const adminOnly = (page: ReactNode) => <AdminOnly>{page}</AdminOnly>;
+
 export function AdminApp() {
   const { t } = useTranslation("admin");
+  const session = useAdminSession();
   const firstInboxPath = inboxRoutes.find((r) => r.path)?.path;
   const inboxTo =
     inboxModule.inboxNav?.to ?? (firstInboxPath ? `/admin/${firstInboxPath.replace(/\/?\*$/, "").replace(/\/:.*$/, "")}` : null);
@@ -80,19 +84,25 @@ export function AdminApp() {
         </AdminGuard>
       ),
       children: [
-        { index: true, element: <Navigate to="/admin/stories" replace /> },
-        { path: "stories", element: <StoriesPage /> },
-        { path: "stories/:id", element: <StoryEditorPage /> },
-        { path: "characters", element: <CharactersPage /> },
-        { path: "media", element: <MediaPage /> },
-        { path: "settings", element: <SettingsPage /> },
+        {
+          index: true,
+          element: (
+            <Navigate to={session.status === "admin" && session.role === "admin" ? "/admin/stories" : "/admin/users"} replace />
+          ),
+        },
+        { path: "stories", element: adminOnly(<StoriesPage />) },
+        { path: "stories/:id", element: adminOnly(<StoryEditorPage />) },
+        { path: "characters", element: adminOnly(<CharactersPage />) },
+        { path: "media", element: adminOnly(<MediaPage />) },
+        { path: "settings", element: adminOnly(<SettingsPage />) },
         { path: "users", element: <UsersPage /> },
         { path: "users/:id", element: <UserDetailPage /> },
-        { path: "contact", element: <ContactPage /> },
-        { path: "outbox", element: <OutboxPage /> },
-        { path: "analytics", element: <AnalyticsPage /> },
-        { path: "audit", element: <AuditPage /> },
-        { path: "reminders", element: <RemindersPage /> },
+        { path: "contact", element: adminOnly(<ContactPage />) },
+        { path: "outbox", element: adminOnly(<OutboxPage />) },
+        { path: "analytics", element: adminOnly(<AnalyticsPage />) },
+        { path: "audit", element: adminOnly(<AuditPage />) },
+        { path: "reminders", element: adminOnly(<RemindersPage />) },
+        { path: "team", element: adminOnly(<TeamPage />) },
         ...inboxRoutes,
         { path: "*", element: <AdminNotFound /> },
       ],

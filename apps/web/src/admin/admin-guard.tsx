@@ -11,6 +11,22 @@ export function AdminGuard({ children }: { children: ReactNode }) {
   return <NotAllowed reason={session.status} />;
 }
 
+/** A page for admins only: a facilitator opening it (a bookmark, a typed address) gets a clear refusal. */
+export function AdminOnly({ children }: { children: ReactNode }) {
+  const { t } = useTranslation("admin");
+  const session = useAdminSession();
+  if (session.status === "admin" && session.role === "admin") return <>{children}</>;
+  return (
+    <div className="admin-card admin-card--narrow" role="alert">
+      <h1>{t("guard.roleTitle")}</h1>
+      <p>{t("guard.roleBody")}</p>
+      <Link className="admin-button admin-button--primary" to="/admin/users">
+        {t("nav.users")}
+      </Link>
+    </div>
+  );
+}
+
 export function NotAllowed({ reason }: { reason: "none" | "not_admin" }) {
   const { t } = useTranslation("admin");
   const title = reason === "not_admin" ? t("guard.notAllowedTitle") : t("guard.signedOutTitle");

@@ -31,7 +31,7 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
     setOpen(false);
   }
 
-  const items: NavItem[] = [
+  const allItems: NavItem[] = [
     { to: "/admin/stories", label: t("nav.stories") },
     { to: "/admin/characters", label: t("nav.characters") },
     { to: "/admin/media", label: t("nav.media") },
@@ -43,7 +43,11 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
     { to: "/admin/outbox", label: t("nav.outbox") },
     { to: "/admin/analytics", label: t("nav.analytics") },
     { to: "/admin/audit", label: t("nav.audit") },
+    { to: "/admin/team", label: t("nav.team") },
   ];
+  // Facilitators see only the inbox and people; the server refuses them everything else anyway.
+  const role = session.status === "admin" ? session.role : null;
+  const items = role === "admin" ? allItems : allItems.filter((item) => item.count === "waiting" || item.to === "/admin/users");
 
   async function signOut() {
     await consoleSession.signOut();

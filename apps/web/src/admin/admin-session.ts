@@ -21,10 +21,15 @@ export async function consoleToken(): Promise<string | null> {
   return (await consoleSession.fresh())?.access_token ?? null;
 }
 
-export type AdminSessionState = { status: "admin"; userId: string; email: string } | { status: "none" | "not_admin" };
+export type OperatorRole = "admin" | "facilitator";
+
+/** `admin` status is anyone who works in the console; `role` says which parts (facilitators: inbox and people). */
+export type AdminSessionState =
+  | { status: "admin"; userId: string; email: string; role: OperatorRole }
+  | { status: "none" | "not_admin" };
 
 /**
- * What the console shows: only someone whose token says app_metadata.role = "admin". This decides what
+ * What the console shows: only someone whose token says app_metadata.role = "admin" or "facilitator". This decides what
  * to show; the server checks the signature and refuses every /api/admin call from anyone else anyway.
  * An expired access token is not a reason to leave: the session refreshes it.
  */
@@ -32,8 +37,9 @@ export function adminSession(token = consoleSession.accessToken()): AdminSession
   if (!token) return { status: "none" };
   const payload = decodeJwtPayload(token);
   if (!payload?.sub) return { status: "none" };
-  if (payload.app_metadata?.role !== "admin") return { status: "not_admin" };
-  return { status: "admin", userId: payload.sub, email: payload.email ?? "" };
+  const role = payload.app_metadata?.role;
+  if (role !== "admin" && role !== "facilitator") return { status: "not_admin" };
+  return { status: "admin", userId: payload.sub, email: payload.email ?? "", role };
 }
 
 function subscribe(onChange: () => void) {

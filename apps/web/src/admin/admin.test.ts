@@ -23,6 +23,12 @@ describe("admin session", () => {
     expect(adminSession(jwt({ sub: "u3", exp: NOW / 1000 - 1, app_metadata: { role: "admin" } })).status).toBe("admin");
   });
 
+  it("lets in a facilitator with their role, and no other role", () => {
+    const token = jwt({ sub: "f1", email: "fac@hikaya.test", exp: NOW / 1000 + 60, app_metadata: { role: "facilitator" } });
+    expect(adminSession(token)).toMatchObject({ status: "admin", userId: "f1", role: "facilitator" });
+    expect(adminSession(jwt({ sub: "o1", exp: NOW / 1000 + 60, app_metadata: { role: "owner" } })).status).toBe("not_admin");
+  });
+
   it("decodes UTF-8 payloads", () => {
     expect(decodeJwtPayload(jwt({ sub: "x", name: "هدى" }))).toMatchObject({ name: "هدى" });
   });

@@ -21,6 +21,8 @@ import type {
   ReorderInput,
   SettingsInput,
   StoryInput,
+  TeamInvite,
+  TeamMember,
   UploadPurpose,
   UploadResult,
   UserList,
@@ -50,6 +52,7 @@ export const adminQueries = {
     queryOptions({ queryKey: ["admin", "landing"], queryFn: () => consoleApi<AdminLandingAnswer[]>("/admin/landing-answers") }),
   media: () => queryOptions({ queryKey: ["admin", "media"], queryFn: () => consoleApi<AdminMedia>("/admin/media") }),
   settings: () => queryOptions({ queryKey: ["admin", "settings"], queryFn: () => consoleApi<AdminSettings>("/admin/settings") }),
+  team: () => queryOptions({ queryKey: ["admin", "team"], queryFn: () => consoleApi<TeamMember[]>("/admin/team") }),
   users: (q: string, offset: number) =>
     queryOptions({
       queryKey: ["admin", "users", q, offset],
@@ -290,4 +293,25 @@ export async function fetchPrivateAudio(url: string): Promise<string> {
   const res = await send(url, {}, consoleSession);
   if (!res.ok) throw new ApiError(statusCode(res.status), res.statusText, res.status);
   return URL.createObjectURL(await res.blob());
+}
+
+/** The team page's changes: invite, change a role, remove; each refreshes the list. */
+export function useTeamMutations() {
+  const client = useQueryClient();
+  const refresh = () => client.invalidateQueries({ queryKey: ["admin", "team"] });
+  return {
+    invite: useMutation({
+      mutationFn: (input: TeamInvite) => consoleApi<TeamMember>("/admin/team", { method: "POST", body: input }),
+      onSuccess: refresh,
+    }),
+    setRole: useMutation({
+      mutationFn: ({ id, role }: { id: string; role: TeamMember["role"] }) =>
+        consoleApi<TeamMember>(`/admin/team/${id}`, { method: "PUT", body: { role } }),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({
+      mutationFn: (id: string) => consoleApi<{ ok: true }>(`/admin/team/${id}`, { method: "DELETE" }),
+      onSuccess: refresh,
+    }),
+  };
 }
