@@ -96,9 +96,9 @@ export class LiveSessions {
 
   #drop(what: SessionsEnded | null): void {
     this.#epoch++;
-    if (!what) return this.clear();
-    if ("sessionId" in what) return this.#remove(what.sessionId);
-    for (const sessionId of this.#byUser.get(what.userId) ?? []) this.#remove(sessionId);
+    if (!what) this.clear();
+    else if ("sessionId" in what) this.#remove(what.sessionId);
+    else for (const sessionId of this.#byUser.get(what.userId) ?? []) this.#remove(sessionId);
   }
 
   #store(sessionId: string, row: LiveSessionRow): void {
@@ -111,9 +111,9 @@ export class LiveSessions {
     }
     this.#entries.set(sessionId, { ...row, bytes });
     this.#bytes += bytes;
-    let sessions = this.#byUser.get(row.userId);
-    if (!sessions) this.#byUser.set(row.userId, (sessions = new Set()));
-    sessions.add(sessionId);
+    const sessions = this.#byUser.get(row.userId);
+    if (sessions) sessions.add(sessionId);
+    else this.#byUser.set(row.userId, new Set([sessionId]));
   }
 
   #remove(sessionId: string): void {
