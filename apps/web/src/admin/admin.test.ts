@@ -1,7 +1,9 @@
 import type { AdminAnalytics } from "@hikaya/contracts";
 import { describe, expect, it } from "vitest";
+import { ApiError } from "../lib/api-client.ts";
 import { decodeJwtPayload } from "../lib/jwt.ts";
 import { adminSession } from "./admin-session.ts";
+import { staleCurrent } from "./components/stale-notice.tsx";
 import { analyticsCsv, move, summarize } from "./logic.ts";
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -65,5 +67,14 @@ describe("console logic", () => {
     expect(summarize({ siteUnderMaintenance: { from: false, to: true } })).toBe("siteUnderMaintenance: false → true");
     expect(summarize({ moved: [{ titleEn: "Kitchen", from: 19, to: 1 }] })).toBe("Kitchen: 19 → 1");
     expect(summarize({})).toBe("");
+  });
+});
+
+describe("a stale save", () => {
+  it("is told apart from other conflicts by details.reason, and carries the stored values", () => {
+    const current = { titleEn: "Saved by someone else" };
+    expect(staleCurrent(new ApiError("conflict", "x", 409, { reason: "stale_version", current }))).toEqual(current);
+    expect(staleCurrent(new ApiError("conflict", "still answers", 409))).toBeNull();
+    expect(staleCurrent(new Error("x"))).toBeNull();
   });
 });

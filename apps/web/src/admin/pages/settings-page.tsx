@@ -9,6 +9,7 @@ import { toast } from "../../lib/toast.tsx";
 import { adminQueries, useSaveSettings } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { ServiceRoleKeyCard } from "./service-role-key.tsx";
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
@@ -33,6 +34,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
   const [titleAr, setTitleAr] = useState(settings.titleAr);
   const [color, setColor] = useState(settings.primaryColor);
   const [confirm, setConfirm] = useState<null | boolean>(null);
+  const [stale, setStale] = useState<AdminSettings | null>(null);
   const validColor = HEX.test(color);
 
   async function persist(maintenance: boolean, message: string) {
@@ -42,9 +44,12 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
         titleAr,
         primaryColor: validColor ? color : settings.primaryColor,
         siteUnderMaintenance: maintenance,
+        version: settings.version,
       });
       toast.success(message);
     } catch (error) {
+      const current = staleCurrent<AdminSettings>(error);
+      if (current) return setStale(current);
       toast.error(errorText(error));
     }
   }
@@ -60,6 +65,20 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
 
   return (
     <>
+      {stale && (
+        <StaleNotice
+          queryKey={["admin", "settings"]}
+          rows={[
+            { label: t("settings.titleEn"), value: stale.titleEn },
+            { label: t("settings.titleAr"), value: stale.titleAr },
+            { label: t("settings.color"), value: stale.primaryColor },
+            {
+              label: t("settings.maintenanceTitle"),
+              value: stale.siteUnderMaintenance ? t("settings.maintenanceOn") : t("settings.maintenanceOff"),
+            },
+          ]}
+        />
+      )}
       <section
         className={`admin-card admin-maintenance${settings.siteUnderMaintenance ? " is-on" : ""}`}
         aria-labelledby="maint-title"

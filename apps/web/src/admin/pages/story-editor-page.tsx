@@ -23,6 +23,7 @@ import { CharacterSelect, useCharacterChoice } from "../components/character-sel
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { isExternalVideo, MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 import { move } from "../logic.ts";
 
@@ -77,6 +78,7 @@ function StoryForm({ story }: { story?: AdminStory }) {
   const [uploaded, setUploaded] = useState(story && !isExternalVideo(story.videoUrl) ? story.videoUrl : "");
   const [external, setExternal] = useState(story && isExternalVideo(story.videoUrl) ? story.videoUrl : "");
   const videoUrl = source === "upload" ? uploaded : external.trim();
+  const [stale, setStale] = useState<AdminStory | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -87,7 +89,7 @@ function StoryForm({ story }: { story?: AdminStory }) {
     const input = { titleEn, titleAr, subtitleEn, subtitleAr, videoUrl };
     try {
       if (story) {
-        await update.mutateAsync({ id: story.id, input });
+        await update.mutateAsync({ id: story.id, input: { ...input, version: story.version } });
         toast.success(t("story.updated"));
       } else {
         const created = await create.mutateAsync(input);
@@ -95,6 +97,8 @@ function StoryForm({ story }: { story?: AdminStory }) {
         navigate(`/admin/stories/${created.id}`, { replace: true });
       }
     } catch (error) {
+      const current = staleCurrent<AdminStory>(error);
+      if (current) return setStale(current);
       toast.error(
         error instanceof ApiError && error.code === "validation_failed"
           ? `${errorText(error)} ${error.message}`
@@ -104,101 +108,114 @@ function StoryForm({ story }: { story?: AdminStory }) {
   }
 
   return (
-    <form className="admin-card admin-form" onSubmit={submit}>
-      <div className="admin-grid-2">
-        <div className="admin-field">
-          <label htmlFor={`${ids}-te`}>{t("story.titleEn")}</label>
-          <input
-            id={`${ids}-te`}
-            className="admin-input"
-            dir="ltr"
-            lang="en"
-            required
-            maxLength={200}
-            value={titleEn}
-            onChange={(e) => setTitleEn(e.target.value)}
-          />
-        </div>
-        <div className="admin-field">
-          <label htmlFor={`${ids}-ta`}>{t("story.titleAr")}</label>
-          <input
-            id={`${ids}-ta`}
-            className="admin-input"
-            dir="rtl"
-            lang="ar"
-            required
-            maxLength={200}
-            value={titleAr}
-            onChange={(e) => setTitleAr(e.target.value)}
-          />
-        </div>
-        <div className="admin-field">
-          <label htmlFor={`${ids}-se`}>{t("story.subtitleEn")}</label>
-          <input
-            id={`${ids}-se`}
-            className="admin-input"
-            dir="ltr"
-            lang="en"
-            maxLength={400}
-            value={subtitleEn}
-            onChange={(e) => setSubtitleEn(e.target.value)}
-          />
-        </div>
-        <div className="admin-field">
-          <label htmlFor={`${ids}-sa`}>{t("story.subtitleAr")}</label>
-          <input
-            id={`${ids}-sa`}
-            className="admin-input"
-            dir="rtl"
-            lang="ar"
-            maxLength={400}
-            value={subtitleAr}
-            onChange={(e) => setSubtitleAr(e.target.value)}
-          />
-        </div>
-      </div>
-      <fieldset className="admin-fieldset">
-        <legend>{t("story.videoSource")}</legend>
-        <div className="admin-segmented">
-          <label>
-            <input type="radio" name={`${ids}-src`} checked={source === "upload"} onChange={() => setSource("upload")} />{" "}
-            {t("story.upload")}
-          </label>
-          <label>
-            <input type="radio" name={`${ids}-src`} checked={source === "external"} onChange={() => setSource("external")} />{" "}
-            {t("story.external")}
-          </label>
-        </div>
-        {source === "upload" ? (
-          <UploadField<UploadResult>
-            label={t("story.videoFile")}
-            kind="video"
-            url={uploadTo("story-video")}
-            onUploaded={(r) => setUploaded(r.path)}
-          />
-        ) : (
+    <>
+      {stale && (
+        <StaleNotice
+          queryKey={["admin", "stories"]}
+          rows={[
+            { label: t("story.titleEn"), value: stale.titleEn },
+            { label: t("story.titleAr"), value: stale.titleAr },
+            { label: t("story.subtitleEn"), value: stale.subtitleEn },
+            { label: t("story.subtitleAr"), value: stale.subtitleAr },
+          ]}
+        />
+      )}
+      <form className="admin-card admin-form" onSubmit={submit}>
+        <div className="admin-grid-2">
           <div className="admin-field">
-            <label htmlFor={`${ids}-url`}>{t("story.videoUrl")}</label>
+            <label htmlFor={`${ids}-te`}>{t("story.titleEn")}</label>
             <input
-              id={`${ids}-url`}
-              className="admin-input ltr"
-              type="url"
-              placeholder="https://www.youtube.com/watch?v=…"
-              value={external}
-              onChange={(e) => setExternal(e.target.value)}
+              id={`${ids}-te`}
+              className="admin-input"
+              dir="ltr"
+              lang="en"
+              required
+              maxLength={200}
+              value={titleEn}
+              onChange={(e) => setTitleEn(e.target.value)}
             />
           </div>
-        )}
-        <div className="admin-preview-box">
-          <span className="admin-label">{t("story.preview")}</span>
-          <MediaPreview src={videoUrl || null} kind="video" label={t("story.preview")} />
+          <div className="admin-field">
+            <label htmlFor={`${ids}-ta`}>{t("story.titleAr")}</label>
+            <input
+              id={`${ids}-ta`}
+              className="admin-input"
+              dir="rtl"
+              lang="ar"
+              required
+              maxLength={200}
+              value={titleAr}
+              onChange={(e) => setTitleAr(e.target.value)}
+            />
+          </div>
+          <div className="admin-field">
+            <label htmlFor={`${ids}-se`}>{t("story.subtitleEn")}</label>
+            <input
+              id={`${ids}-se`}
+              className="admin-input"
+              dir="ltr"
+              lang="en"
+              maxLength={400}
+              value={subtitleEn}
+              onChange={(e) => setSubtitleEn(e.target.value)}
+            />
+          </div>
+          <div className="admin-field">
+            <label htmlFor={`${ids}-sa`}>{t("story.subtitleAr")}</label>
+            <input
+              id={`${ids}-sa`}
+              className="admin-input"
+              dir="rtl"
+              lang="ar"
+              maxLength={400}
+              value={subtitleAr}
+              onChange={(e) => setSubtitleAr(e.target.value)}
+            />
+          </div>
         </div>
-      </fieldset>
-      <div className="admin-actions">
-        <SubmitButton busy={create.isPending || update.isPending}>{story ? t("common.save") : t("story.create")}</SubmitButton>
-      </div>
-      {!story && <p className="admin-hint">{t("story.thumbnailAfterSave")}</p>}
-    </form>
+        <fieldset className="admin-fieldset">
+          <legend>{t("story.videoSource")}</legend>
+          <div className="admin-segmented">
+            <label>
+              <input type="radio" name={`${ids}-src`} checked={source === "upload"} onChange={() => setSource("upload")} />{" "}
+              {t("story.upload")}
+            </label>
+            <label>
+              <input type="radio" name={`${ids}-src`} checked={source === "external"} onChange={() => setSource("external")} />{" "}
+              {t("story.external")}
+            </label>
+          </div>
+          {source === "upload" ? (
+            <UploadField<UploadResult>
+              label={t("story.videoFile")}
+              kind="video"
+              url={uploadTo("story-video")}
+              onUploaded={(r) => setUploaded(r.path)}
+            />
+          ) : (
+            <div className="admin-field">
+              <label htmlFor={`${ids}-url`}>{t("story.videoUrl")}</label>
+              <input
+                id={`${ids}-url`}
+                className="admin-input ltr"
+                type="url"
+                placeholder="https://www.youtube.com/watch?v=…"
+                value={external}
+                onChange={(e) => setExternal(e.target.value)}
+              />
+            </div>
+          )}
+          <div className="admin-preview-box">
+            <span className="admin-label">{t("story.preview")}</span>
+            <MediaPreview src={videoUrl || null} kind="video" label={t("story.preview")} />
+          </div>
+        </fieldset>
+        <div className="admin-actions">
+          <SubmitButton busy={create.isPending || update.isPending}>{story ? t("common.save") : t("story.create")}</SubmitButton>
+        </div>
+        {!story && <p className="admin-hint">{t("story.thumbnailAfterSave")}</p>}
+      </form>
+    </>
   );
 }
 
