@@ -31,6 +31,8 @@ export const chatMessageSchema = z.object({
   durationSeconds: z.number().nullable(),
   clientId: z.string().nullable(),
   createdAt: z.string(),
+  /** The console only: which operator wrote a facilitator message (the family sees the team's name). */
+  senderName: z.string().optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 

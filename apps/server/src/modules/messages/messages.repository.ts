@@ -208,3 +208,15 @@ export async function findDocumentPath(db: Db, key: string): Promise<string | nu
   const row = await db.selectFrom("documents").select("path").where("key", "=", key).executeTakeFirst();
   return row?.path ?? null;
 }
+
+/** Operators' display names for the console: the profile name, else the e-mail or phone. */
+export async function senderNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("users as u")
+    .leftJoin("profiles as p", "p.user_id", "u.id")
+    .select(["u.id", "u.email", "u.phone", "p.name"])
+    .where("u.id", "in", ids)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.name || r.email || r.phone || ""]));
+}

@@ -288,7 +288,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
       await requireOperator(request);
       await service.ensureConversationOwner(request.params.userId);
       const before = request.query.before ? Number(request.query.before) : undefined;
-      return service.page(request.params.userId, before, request.query.limit);
+      return service.pageWithSenders(request.params.userId, before, request.query.limit);
     },
   );
 

@@ -79,6 +79,20 @@ export class MessagesService {
     return { messages: rows.slice(0, limit).reverse().map(toChatMessage), hasMore };
   }
 
+  /** A page for the console: facilitator messages carry the name of the operator who wrote them. */
+  async pageWithSenders(conversationUserId: string, before: number | undefined, limit?: number): Promise<MessagesPage> {
+    const page = await this.page(conversationUserId, before, limit);
+    const ids = [...new Set(page.messages.filter((m) => m.senderRole === "facilitator").map((m) => m.from))];
+    const names = await repo.senderNames(this.#db, ids);
+    return {
+      ...page,
+      messages: page.messages.map((m) => {
+        const name = m.senderRole === "facilitator" ? names.get(m.from) : undefined;
+        return name ? { ...m, senderName: name } : m;
+      }),
+    };
+  }
+
   async ensureConversationOwner(userId: string) {
     if (!(await repo.userExists(this.#db, userId))) throw notFound("No such user");
   }

@@ -182,7 +182,7 @@ function ConversationView({ userId }: { userId: string }) {
           ) : (
             <ul className="chat-list" aria-label={name} aria-live="polite">
               {chat.messages.map((m) => (
-                <ChatBubble key={m._id} message={m} mine={m.senderRole === "facilitator"} />
+                <ChatBubble key={m._id} message={m} mine={m.senderRole === "facilitator"} author={m.senderName} />
               ))}
               <PendingBubbles pending={chat.pending} retry={chat.retry} />
             </ul>
