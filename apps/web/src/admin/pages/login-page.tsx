@@ -4,10 +4,9 @@ import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { AuthApiError } from "../../lib/auth-session.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { decodeJwtPayload } from "../../lib/jwt.ts";
 import { useSettings } from "../../lib/settings.ts";
 import { toast } from "../../lib/toast.tsx";
-import { consoleSession } from "../admin-session.ts";
+import { adminSession, consoleSession } from "../admin-session.ts";
 
 /** Sign-in for operators: e-mail and password against /auth/v1/token, then the console. */
 export function AdminLoginPage() {
@@ -26,14 +25,16 @@ export function AdminLoginPage() {
     setError(null);
     try {
       const session = await consoleSession.signInWithPassword({ email: email.trim() }, password, true);
-      if (decodeJwtPayload(session.access_token)?.app_metadata?.role !== "admin") {
+      const operator = adminSession(session.access_token);
+      if (operator.status !== "admin") {
         // Not an operator: end that session at once rather than keep a family member's tokens in the console.
         await consoleSession.signOut();
         setError(t("login.notAdmin"));
         return;
       }
       toast.success(t("login.welcome"));
-      navigate("/admin/stories", { replace: true });
+      // Facilitators start on people; the inbox is one tap away.
+      navigate(operator.role === "admin" ? "/admin/stories" : "/admin/users", { replace: true });
     } catch (error) {
       setError(error instanceof AuthApiError && error.status > 0 && error.status < 500 ? t("login.failed") : t("login.network"));
     } finally {
