@@ -1,0 +1,75 @@
+import type { APIRequestContext } from "@playwright/test";
+import { adminToken, Console } from "../pages/admin.ts";
+import { expect, test } from "../support/fixtures.ts";
+
+const LAPTOP = { width: 1280, height: 860 };
+const PASSWORD = "facilitator-pass-1";
+
+/** The invited person accepts: here their password is set through the admin API (the invitation's link does the same). */
+async function acceptInvitation(request: APIRequestContext, token: string, email: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  const team = (await (await request.get("/api/admin/team", { headers })).json()) as { id: string; email: string | null }[];
+  const member = team.find((m) => m.email === email);
+  expect(member, `${email} is in the team`).toBeTruthy();
+  const { anonKey } = (await (await request.get("/api/settings")).json()) as { anonKey: string };
+  const res = await request.put(`/auth/v1/admin/users/${member?.id}`, {
+    headers: { ...headers, apikey: anonKey },
+    data: { password: PASSWORD, email_confirm: true },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return member?.id ?? "";
+}
+
+test("an admin invites a facilitator, who signs in and sees only the inbox and people", async ({
+  page,
+  lang,
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(LAPTOP);
+  const c = new Console(page, lang);
+  const s = c.s;
+  const email = `e2e-fac-${lang}-${Date.now().toString(36)}@hikaya.test`;
+
+  await c.signIn();
+  await c.submitSignIn();
+  await c.go(s.nav.team, s.team.title);
+  await page.getByLabel(s.team.contact).fill(email);
+  await page.getByLabel(s.team.role, { exact: true }).selectOption("facilitator");
+  await page.getByRole("button", { name: s.team.invite }).click();
+  await expect(page.getByRole("status").filter({ hasText: email })).toBeVisible();
+  const row = page.getByTestId("team-member").filter({ hasText: email });
+  await expect(row).toContainText(s.team.invited);
+
+  const token = await adminToken(request);
+  const id = await acceptInvitation(request, token, email);
+
+  // The facilitator, in a browser of their own.
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    viewport: LAPTOP,
+    locale: lang === "ar" ? "ar" : "en-US",
+  });
+  await context.addInitScript((l: string) => localStorage.setItem("i18nextLng", l), lang);
+  const facPage = await context.newPage();
+  await facPage.goto("/admin/login");
+  await facPage.getByLabel(s.login.email).fill(email);
+  await facPage.getByLabel(s.login.password, { exact: true }).fill(PASSWORD);
+  await facPage.getByRole("button", { name: s.login.submit }).click();
+  await expect(facPage).toHaveURL(/\/admin\/users$/);
+  const nav = facPage.getByRole("navigation", { name: s.nav.label });
+  await expect(nav.getByRole("link", { name: s.nav.users, exact: true })).toBeVisible();
+  await expect(nav.getByRole("link", { name: s.nav.inbox })).toBeVisible();
+  for (const hidden of [s.nav.stories, s.nav.settings, s.nav.audit, s.nav.outbox, s.nav.team, s.nav.reminders]) {
+    await expect(nav.getByRole("link", { name: hidden, exact: true })).toHaveCount(0);
+  }
+  // A content page opened by its address is refused in the UI too.
+  await facPage.goto("/admin/stories");
+  await expect(facPage.getByRole("heading", { name: s.guard.roleTitle })).toBeVisible();
+  await context.close();
+
+  // Removing them ends their access: clean up as well.
+  const removed = await request.delete(`/api/admin/team/${id}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(removed.status()).toBe(200);
+});
