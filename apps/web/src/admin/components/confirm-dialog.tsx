@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 
 /** A modal question with a clear consequence; Escape or Cancel closes it. */
@@ -23,6 +23,8 @@ export function ConfirmDialog({
 }) {
   const { t } = useTranslation("admin");
   const ref = useRef<HTMLDialogElement>(null);
+  // One id per dialog: a page may hold several (settings: maintenance and the service-role key).
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -30,8 +32,8 @@ export function ConfirmDialog({
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} className="admin-dialog" aria-labelledby="admin-dialog-title" onCancel={onCancel}>
-      <h2 id="admin-dialog-title">{title}</h2>
+    <dialog ref={ref} className="admin-dialog" aria-labelledby={titleId} onCancel={onCancel}>
+      <h2 id={titleId}>{title}</h2>
       <div className="admin-dialog__body">{body}</div>
       <div className="admin-dialog__actions">
         <button type="button" className="admin-button" onClick={onCancel}>
