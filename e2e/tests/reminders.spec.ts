@@ -91,6 +91,10 @@ test.describe("Reminders", () => {
       await expect(page.getByRole("heading", { level: 1, name: a.title })).toBeVisible();
       await expect(page.getByTestId("preview-en")).toContainText("Layla");
       await expect(page.getByTestId("preview-ar")).toContainText("ليلى");
+      // Nothing widens the page on a phone (the queue's status tabs once did, in Arabic).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        page.viewportSize()?.width ?? 390,
+      );
 
       const english = page.getByLabel(a.template_en);
       await english.fill("Hi {name}, {story} is waiting: {link} — stop: {stopLink} {promo}");
