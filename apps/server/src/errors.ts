@@ -31,6 +31,11 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   too_many_attempts: 429,
   invalid_username: 400,
   phone_in_use: 422,
+  account_blocked: 403,
+  search_too_long: 400,
+  invite_invalid: 400,
+  no_phone_number: 422,
+  operator_account: 409,
 };
 
 /**

@@ -37,6 +37,12 @@ export const ERROR_CODES = [
   "too_many_attempts",
   "invalid_username",
   "phone_in_use",
+  "account_blocked",
+  // The console.
+  "search_too_long",
+  "invite_invalid",
+  "no_phone_number",
+  "operator_account",
 ] as const;
 
 export const errorCodeSchema = z.enum(ERROR_CODES);

@@ -24,6 +24,12 @@ const FASTIFY_CODES: Record<string, AppError["code"]> = {
 /** Turns any thrown value into the public error; unexpected ones become a bare 500. */
 export function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
+  // Failures that know their public code (the auth module's AuthError) become it, so no module has to map them.
+  const known = error as { toAppError?: unknown } | null;
+  if (typeof known?.toAppError === "function") {
+    const mapped: unknown = known.toAppError();
+    if (mapped instanceof AppError) return mapped;
+  }
   const e = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(e)) {
     const first = e.validation[0];

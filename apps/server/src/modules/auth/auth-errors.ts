@@ -100,5 +100,5 @@ export const authErrors = {
       "MFA challenge has expired, verify against another challenge or create a new factor",
     ),
   insufficientAal: () => new AuthError(422, "insufficient_aal", "AAL2 required to unenroll verified factor"),
-  bannedUser: () => new AuthError(400, "user_banned", "User is banned"),
+  bannedUser: () => new AuthError(400, "user_banned", "User is banned", { appCode: "account_blocked" }),
 };
