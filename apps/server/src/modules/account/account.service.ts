@@ -1,13 +1,11 @@
 import type { AccountSettings, Language, MessageChannel, PreferencesRequest } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, unauthorized } from "../../errors.ts";
-import { audit } from "../admin/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
 import { phoneWithCountry, resolveCountry } from "../auth/phone.ts";
 import { chooseLanguage } from "../auth/texts.ts";
-import { voiceNoteFilesOf } from "../messages/messages.service.ts";
-import { recordingFilesOf } from "../recordings/recordings.service.ts";
 import * as repo from "./account.repository.ts";
+import { deleteAccountWithFiles } from "./deletion.service.ts";
 
 /**
  * A signed-in person's own account: their consent answers (with the time each was given), their
@@ -114,19 +112,10 @@ export async function cancelPhoneChange(deps: Deps, userId: string): Promise<Acc
   return accountSettings(deps, userId);
 }
 
-/**
- * Deletes the account: the rows go together (the database cascades from the user to sessions, refresh
- * tokens, identities, factors, codes, profile, progress, recordings, messages and conversation), then
- * the stored files of the recordings and voice notes. The console's audit log keeps that an account was
- * deleted, never what it held.
- */
+/** The person's own deletion: their password first, then the one deletion every path shares. */
 export async function deleteAccount(deps: Deps, userId: string, password: string, meta: RequestMeta) {
   if (!(await deps.auth.service.passwordMatches(userId, password)))
     throw new AppError("incorrect_password", "Current password is incorrect", { field: "password", reason: "invalid" });
-  const files = [...(await recordingFilesOf(deps, userId)), ...(await voiceNoteFilesOf(deps.db, userId))];
-  await deps.auth.service.deleteUser(userId, meta, "self");
-  await audit(deps.db, { id: userId, email: null }, "account.delete", { type: "user", id: userId }, { files: files.length });
-  // Rows first, files after: a failure in between can leave a file nothing points to, never a row whose file is gone.
-  for (const file of files) await deps.storage.delete(file.bucket, file.key).catch(() => undefined);
+  await deleteAccountWithFiles(deps, userId, meta, { kind: "self" });
   return { message: "Account deleted" };
 }

@@ -1,4 +1,3 @@
-import type { AccountsService } from "./accounts.service.ts";
 import type { UserRow } from "./auth.repository.ts";
 import {
   AuthCore,
@@ -18,12 +17,10 @@ import { parseJson, type SupabaseFactor, toSupabaseFactor } from "./user-view.ts
 /** The admin API (service-role key or an admin person): users, invitations, generated links, factors. */
 export class AdminService extends AuthCore {
   readonly #codes: CodesService;
-  readonly #accounts: AccountsService;
 
-  constructor(deps: AuthCoreDeps, parts: { codes: CodesService; accounts: AccountsService }) {
+  constructor(deps: AuthCoreDeps, parts: { codes: CodesService }) {
     super(deps);
     this.#codes = parts.codes;
-    this.#accounts = parts.accounts;
   }
 
   async adminCreateUser(input: Record<string, unknown>, meta: RequestMeta): Promise<UserRow> {
@@ -107,10 +104,6 @@ export class AdminService extends AuthCore {
   /** Ends every session of a person: their access tokens are refused from the next request on. */
   async endSessionsOf(id: string) {
     await this.repo.deleteSessionsOf(id);
-  }
-
-  async adminDeleteUser(id: string, meta: RequestMeta) {
-    await this.#accounts.deleteUser(id, meta, "admin");
   }
 
   /** POST /invite: creates the person (unconfirmed) and sends an invitation through the message provider. */

@@ -28,7 +28,7 @@ export class AuthService {
     this.codes = new CodesService(deps, { sessions: this.sessions });
     this.accounts = new AccountsService(deps, { sessions: this.sessions, codes: this.codes });
     this.mfa = new MfaService(deps, { sessions: this.sessions });
-    this.admin = new AdminService(deps, { codes: this.codes, accounts: this.accounts });
+    this.admin = new AdminService(deps, { codes: this.codes });
     this.#bootstrap = new AdminBootstrap(deps);
   }
 
@@ -52,10 +52,7 @@ export class AuthService {
   deleteUser(id: string, meta: RequestMeta, by: "admin" | "self") {
     return this.accounts.deleteUser(id, meta, by);
   }
-  adminDeleteUser(id: string, meta: RequestMeta) {
-    return this.admin.adminDeleteUser(id, meta);
-  }
-  /** The console's team page: invite (e-mail), create (phone), change app_metadata, end sessions. */
+  /** The console's team and people pages: invite (e-mail or phone), change app_metadata, block, end sessions. */
   invite(input: Record<string, unknown>, meta: Parameters<AdminService["invite"]>[1]) {
     return this.admin.invite(input, meta);
   }

@@ -47,7 +47,7 @@ const queryOf = (request: FastifyRequest) => (request.query ?? {}) as Record<str
 
 export function disabledFeatureRoutes(
   app: FastifyInstance,
-  guards: { caller: (request: FastifyRequest) => Promise<unknown>; requireAdmin: (request: FastifyRequest) => Promise<void> },
+  guards: { caller: (request: FastifyRequest) => Promise<unknown>; requireAdmin: (request: FastifyRequest) => Promise<unknown> },
 ) {
   const { caller, requireAdmin } = guards;
   app.get("/authorize", async (request) => {

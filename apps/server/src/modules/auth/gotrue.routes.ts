@@ -1,5 +1,6 @@
 import cors from "@fastify/cors";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { deleteAccountWithFiles } from "../account/deletion.service.ts";
 import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import { disabledFeatureRoutes, idTokenNotEnabled } from "./gotrue.disabled.ts";
@@ -161,14 +162,16 @@ export async function gotrueRoutes(app: FastifyInstance) {
   const caller = (request: FastifyRequest): Promise<Caller> => service().sessions.authenticate(accessTokenOf(request));
 
   /** The service-role key, or an admin person's access token (the console). */
-  async function requireAdmin(request: FastifyRequest): Promise<void> {
+  /** Refuses anyone but the service role or an admin; answers who it was, for the console's audit log. */
+  async function requireAdmin(request: FastifyRequest): Promise<{ id: string; email: string | null }> {
     const token = accessTokenOf(request);
     if (!token) throw authErrors.noAuthorization();
-    if (safeEqual(token, keys.serviceRoleKey)) return;
+    if (safeEqual(token, keys.serviceRoleKey)) return { id: "service_role", email: null };
     const role = await app.deps.auth.tokens.verifyRoleKey(token);
-    if (role === "service_role" || role === "supabase_admin") return;
+    if (role === "service_role" || role === "supabase_admin") return { id: role, email: null };
     const { claims } = await service().sessions.authenticate(token);
     if (claims.app_metadata?.role !== "admin") throw authErrors.notAdmin();
+    return { id: claims.sub, email: claims.email || null };
   }
 
   // ── discovery ──
@@ -329,8 +332,9 @@ export async function gotrueRoutes(app: FastifyInstance) {
     return service().accounts.view(await service().admin.adminUpdateUser(request.params.id, bodyOf(request), metaOf(request)));
   });
   app.delete<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
-    await requireAdmin(request);
-    await service().admin.adminDeleteUser(request.params.id, metaOf(request));
+    const actor = await requireAdmin(request);
+    // The same deletion as the person's own and the console's: the rows, then their files at once.
+    await deleteAccountWithFiles(app.deps, request.params.id, metaOf(request), { kind: "admin", actor });
     return {};
   });
   app.post("/invite", async (request) => {

@@ -1,0 +1,38 @@
+import type { AppDeps } from "../../deps.ts";
+import { type Actor, audit } from "../admin/audit.service.ts";
+import type { RequestMeta } from "../auth/auth.service.ts";
+import { voiceNoteFilesOf } from "../messages/messages.service.ts";
+import { recordingFilesOf } from "../recordings/recordings.service.ts";
+
+type Deps = Pick<AppDeps, "db" | "storage" | "auth">;
+
+/**
+ * The one way an account is deleted, whoever asks: the person themselves (/api/account/delete), an admin in the
+ * console, or the Supabase-style admin API (DELETE /auth/v1/admin/users/{id}). The rows go together (the database
+ * cascades from the user to sessions, refresh tokens, identities, factors, codes, profile, progress, recordings,
+ * messages and conversation), then the stored files of the recordings and voice notes at once, so nothing the
+ * person recorded waits for the storage sweep. The console's audit log keeps that an account was deleted, never
+ * what it held.
+ */
+export async function deleteAccountWithFiles(
+  deps: Deps,
+  userId: string,
+  meta: RequestMeta,
+  by: { kind: "self" } | { kind: "admin"; actor: Actor },
+): Promise<{ files: number }> {
+  const files = [...(await recordingFilesOf(deps, userId)), ...(await voiceNoteFilesOf(deps.db, userId))];
+  await deps.auth.service.deleteUser(userId, meta, by.kind);
+  const actor = by.kind === "self" ? { id: userId, email: null } : by.actor;
+  await audit(
+    deps.db,
+    actor,
+    by.kind === "self" ? "account.delete" : "person.delete",
+    { type: "user", id: userId },
+    {
+      files: files.length,
+    },
+  );
+  // Rows first, files after: a failure in between can leave a file nothing points to, never a row whose file is gone.
+  for (const file of files) await deps.storage.delete(file.bucket, file.key).catch(() => undefined);
+  return { files: files.length };
+}
