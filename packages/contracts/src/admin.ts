@@ -226,6 +226,12 @@ export const adminUserDetailSchema = z.object({
     z.object({ storyId: z.string(), order: z.number().int(), titleEn: z.string(), titleAr: z.string(), watchedAt: z.string() }),
   ),
   recordings: z.array(adminRecordingSchema),
+  /** What the console's actions need: whether the person is blocked, has a phone for a reset code, works in the console. */
+  account: z.object({
+    blocked: z.boolean(),
+    internationalPhone: z.string().nullable(),
+    operatorRole: z.enum(["admin", "facilitator"]).nullable(),
+  }),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 
@@ -304,6 +310,17 @@ export const teamInviteSchema = z
 export type TeamInvite = z.infer<typeof teamInviteSchema>;
 
 export const teamRoleInputSchema = z.object({ role: operatorRoleSchema });
+
+/** POST /api/team/join: the person invited by phone sets their password with the code the invitation carried. */
+export const teamJoinSchema = z.object({
+  phone: z.string().trim().min(1).max(32),
+  code: z.string().trim().min(1).max(64),
+  password: z.string().max(1000),
+});
+export type TeamJoin = z.infer<typeof teamJoinSchema>;
+
+/** POST /api/admin/users/:id/block: block (sessions end, sign-in refused) or unblock a person. */
+export const personBlockSchema = z.object({ blocked: z.boolean() });
 
 /** `details` of the 409 a stale save gets: what is stored now, for the console to show. */
 export const staleVersionDetailsSchema = z.object({ reason: z.literal("stale_version"), current: z.unknown() });

@@ -61,3 +61,6 @@ export const publicObjectPath = (bucket: PublicBucket, path: string) => `/storag
  */
 export const STORY_MEDIA_BUCKET = "story-media" as const;
 export const storyMediaPath = (key: string) => `/storage/v1/object/authenticated/${STORY_MEDIA_BUCKET}/${key}`;
+
+/** The longest search the console's lists accept; a longer one is refused with `search_too_long`. */
+export const SEARCH_MAX_LENGTH = 200;

@@ -111,9 +111,13 @@ export const userSummarySchema = z.object({
   email: z.string().nullable(),
   phoneNumber: z.string().nullable(),
   countryCode: z.string().nullable(),
+  /** The login phone in E.164 ("+966501234567"), which the console shows in international form. */
+  internationalPhone: z.string().nullable(),
   name: z.string().nullable(),
   fromLandingPage: z.boolean(),
   isAdmin: z.boolean(),
+  /** Blocked by an admin: cannot sign in until unblocked. */
+  blocked: z.boolean(),
   lastWatchedStoryId: z.number().int(),
   watchedCount: z.number().int(),
   createdAt: z.string(),
@@ -124,7 +128,8 @@ export type UserSummary = z.infer<typeof userSummarySchema>;
 export const userListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).default(0),
-  q: text().trim().max(100).optional(),
+  // Longer searches are refused by the service with its own code (search_too_long), not a generic validation error.
+  q: text().trim().optional(),
 });
 export const userListSchema = z.object({ items: z.array(userSummarySchema), total: z.number().int() });
 export type UserList = z.infer<typeof userListSchema>;

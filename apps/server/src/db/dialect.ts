@@ -60,3 +60,12 @@ export async function ping(db: Kysely<any>): Promise<void> {
 export function supportsSkipLocked(dialect: DialectName): boolean {
   return dialect === "postgres";
 }
+
+/**
+ * `lower(column) LIKE lower('%text%')` with the text's own `%`, `_` and `\` taken literally, in both dialects:
+ * SQLite has no default escape character and PostgreSQL's LIKE is case-sensitive, so both are spelled out here.
+ */
+export function likeContains(column: string, text: string) {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}

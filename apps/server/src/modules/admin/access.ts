@@ -18,6 +18,10 @@ export const ADMIN_ROUTE_ROLES: Readonly<Record<string, OperatorRole>> = {
   "POST /api/admin/conversations/:userId/read": "facilitator",
   // People's profiles and progress, read-only.
   "GET /api/admin/users/:id/detail": "facilitator",
+  // Acting on a person: admins.
+  "PUT /api/admin/users/:id/block": "admin",
+  "DELETE /api/admin/users/:id": "admin",
+  "POST /api/admin/users/:id/reset-code": "admin",
   // Content, settings, reminders, audit, outbox, the team: admins.
   "GET /api/admin/sms-outbox": "admin",
   "POST /api/admin/uploads/:purpose": "admin",

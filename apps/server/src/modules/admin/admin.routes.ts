@@ -35,6 +35,7 @@ import { requireOperator } from "../auth/guards.ts";
 import { getAnalytics } from "./analytics.service.ts";
 import { type Actor, actorOf, audit, listAudit } from "./audit.service.ts";
 import * as content from "./content.service.ts";
+import { peopleActionRoutes } from "./people.routes.ts";
 import * as people from "./people.service.ts";
 import * as stories from "./stories.service.ts";
 import { teamRoutes } from "./team.routes.ts";
@@ -71,6 +72,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
   });
 
   teamRoutes(app, actor);
+  peopleActionRoutes(app, actor);
 
   // ─── uploads ──────────────────────────────────────────────────────────────────────────────────
 

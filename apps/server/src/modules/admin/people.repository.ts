@@ -6,8 +6,14 @@ export async function findProfileRow(db: DB, userId: string) {
   return db.selectFrom("profiles").selectAll().where("user_id", "=", userId).executeTakeFirst();
 }
 
-export async function userExists(db: DB, userId: string) {
-  return Boolean(await db.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst());
+/** The account behind a person's page: whether it is blocked, its login phone, its console role. */
+export async function findAccountRow(db: DB, userId: string) {
+  return db
+    .selectFrom("users")
+    .select(["id", "phone", "banned_until", "app_metadata"])
+    .where("id", "=", userId)
+    .where("deleted_at", "is", null)
+    .executeTakeFirst();
 }
 
 export async function listRecordingRows(db: DB, userId: string) {

@@ -1,17 +1,34 @@
 import type { AdminContact, AdminUserDetail } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
 import type { AppDeps } from "../../deps.ts";
-import { notFound } from "../../errors.ts";
+import { AppError, badRequest, notFound } from "../../errors.ts";
+import { deleteAccountWithFiles } from "../account/deletion.service.ts";
+import type { RequestMeta } from "../auth/auth.service.ts";
 import { watchedStoriesOf } from "../progress/progress.service.ts";
 import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./people.repository.ts";
+
+/** Supabase's ban_duration for "until unblocked": 100 years. */
+const BLOCK_DURATION = "876000h";
+
+const operatorRoleOf = (appMetadata: string): "admin" | "facilitator" | null => {
+  try {
+    const role = (JSON.parse(appMetadata) as { role?: unknown }).role;
+    return role === "admin" || role === "facilitator" ? role : null;
+  } catch {
+    return null;
+  }
+};
+
+const isBlocked = (bannedUntil: string | null) => bannedUntil !== null && Date.parse(bannedUntil) > Date.now();
 
 /** The recordings module's private audio route (owner or admin, with the access token; Range and ETag). */
 export const recordingAudioUrl = (id: string) => `/api/recordings/${id}/audio`;
 
 /** Profile, progress through the program and recordings of one person (the summary comes from GET /api/users/:id). */
 export async function getUserDetail(db: DB, userId: string): Promise<AdminUserDetail> {
-  if (!(await repo.userExists(db, userId))) throw notFound("User not found");
+  const account = await repo.findAccountRow(db, userId);
+  if (!account) throw notFound("User not found");
   const [profile, watched, recordings] = await Promise.all([
     repo.findProfileRow(db, userId),
     watchedStoriesOf({ db }, userId),
@@ -55,7 +72,50 @@ export async function getUserDetail(db: DB, userId: string): Promise<AdminUserDe
       durationSeconds: r.duration_seconds === null ? null : Number(r.duration_seconds),
       createdAt: r.created_at,
     })),
+    account: {
+      blocked: isBlocked(account.banned_until),
+      internationalPhone: account.phone,
+      operatorRole: operatorRoleOf(account.app_metadata),
+    },
   };
+}
+
+/**
+ * The person an admin acts on from the people pages: a family member. Nobody acts on themselves, and an operator's
+ * access is managed on the team page (removing them there first), so blocking or deleting cannot take a console
+ * role away behind the team page's back.
+ */
+async function familyMember(deps: Pick<AppDeps, "db">, actor: Actor, id: string) {
+  if (id === actor.id) throw badRequest("You cannot do this to your own account");
+  const account = await repo.findAccountRow(deps.db, id);
+  if (!account) throw notFound("User not found");
+  if (operatorRoleOf(account.app_metadata))
+    throw new AppError("operator_account", "This person works in the console: remove them from the team first");
+  return account;
+}
+
+/**
+ * Blocking uses the auth module's ban (Supabase's `banned_until`): every session of the person ends at once (the
+ * live-session cache is told through the bus, so on every replica their next request is refused) and signing in
+ * again, by password, code or link, is refused until they are unblocked.
+ */
+export async function setBlocked(deps: AppDeps, actor: Actor, id: string, blocked: boolean, meta: RequestMeta) {
+  await familyMember(deps, actor, id);
+  await deps.auth.service.adminUpdateUser(id, { ban_duration: blocked ? BLOCK_DURATION : "none" }, meta);
+  await audit(deps.db, actor, blocked ? "person.block" : "person.unblock", { type: "user", id });
+}
+
+/** The same deletion as the person's own: the account, everything it holds, and its files at once. */
+export async function deletePerson(deps: AppDeps, actor: Actor, id: string, meta: RequestMeta) {
+  await familyMember(deps, actor, id);
+  await deleteAccountWithFiles(deps, id, meta, { kind: "admin", actor });
+}
+
+/** The person's own reset flow (code and link to the app's code screen), sent by the message provider. */
+export async function sendResetCode(deps: AppDeps, actor: Actor, id: string, meta: RequestMeta & { origin: string }) {
+  await familyMember(deps, actor, id);
+  await deps.auth.accounts.sendResetCodeTo(id, meta);
+  await audit(deps.db, actor, "person.reset_code", { type: "user", id });
 }
 
 export async function listContacts(db: DB, status: "open" | "handled" | "all"): Promise<AdminContact[]> {

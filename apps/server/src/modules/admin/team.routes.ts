@@ -2,23 +2,11 @@ import { teamInviteSchema, teamMemberSchema, teamRoleInputSchema } from "@hikaya
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { languageFromHeader } from "../auth/texts.ts";
 import type { Actor } from "./audit.service.ts";
+import { metaOf } from "./request-meta.ts";
 import * as team from "./team.service.ts";
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
-
-function metaOf(request: FastifyRequest) {
-  // Invitation links are built from PUBLIC_URL only, never the Host header (as the auth module does).
-  const { publicUrl, port } = request.server.deps.config;
-  const userAgent = request.headers["user-agent"];
-  return {
-    ip: request.ip,
-    userAgent: typeof userAgent === "string" ? userAgent : null,
-    language: languageFromHeader(request.headers["accept-language"]),
-    origin: publicUrl ?? `http://localhost:${port}`,
-  };
-}
 
 /** The console's team page: operators, their invitations, roles and removal (admins only, see access.ts). */
 export function teamRoutes(app: FastifyInstance, actor: (request: FastifyRequest) => Actor) {

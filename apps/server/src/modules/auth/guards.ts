@@ -90,3 +90,10 @@ export async function requireSelfOrAdmin(request: FastifyRequest, userId: string
   if (auth.userId !== userId && !auth.isAdmin) throw forbidden();
   return auth;
 }
+
+/** A user may read their own record; admins and facilitators anyone's (the console's people pages). */
+export async function requireSelfOrOperator(request: FastifyRequest, userId: string): Promise<AuthContext> {
+  const auth = await requireUser(request);
+  if (auth.userId !== userId && !auth.operatorRole) throw forbidden();
+  return auth;
+}

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../deps.ts";
 import { InProcessBus } from "../../infrastructure/bus/in-process-bus.ts";
 import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import { createTestUser } from "../../test/test-users.ts";
 import { REFRESH_REUSE_GRACE_MS } from "./auth-core.ts";
-import { type LiveSessionRow, LiveSessions } from "./live-sessions.ts";
+import { type LiveSessionRow, LiveSessions, SESSIONS_ENDED_CHANNEL } from "./live-sessions.ts";
 
 /**
  * The live-session cache: an authenticated request costs no database round trip, and a session that ends is
@@ -264,5 +265,30 @@ describe.runIf(testDialect() === "postgres")("two replicas on one PostgreSQL dat
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect((await profile(a, secondToken)).statusCode).toBe(401);
+  });
+
+  // Replica A learns of the block through LISTEN/NOTIFY, which arrives on its own connection a moment after B's
+  // answer: the test waits for that signal (not for a time), then A's next request must be refused.
+  it("a person blocked in the console on replica B is refused on replica A once the bus tells it", async () => {
+    const s = await signUp(a);
+    expect((await profile(a, s.token)).statusCode).toBe(200);
+    const admin = await createTestUser(b, { admin: true });
+    let told: () => void = () => undefined;
+    const signal = new Promise<void>((resolve) => {
+      told = resolve;
+    });
+    const stop = await a.deps.bus.subscribe(SESSIONS_ENDED_CHANNEL, (payload) => {
+      if (payload === `u:${s.user.id}`) told();
+    });
+    const blocked = await b.inject({
+      method: "PUT",
+      url: `/api/admin/users/${s.user.id}/block`,
+      headers: admin.headers,
+      payload: { blocked: true },
+    });
+    expect(blocked.statusCode, blocked.body).toBe(200);
+    await signal;
+    await stop();
+    expect((await profile(a, s.token)).statusCode).toBe(401);
   });
 });

@@ -1,18 +1,26 @@
 import type { Kysely } from "kysely";
+import { likeContains } from "../../db/dialect.ts";
 import type { Database } from "../../db/schema.ts";
 
 type Db = Kysely<Database>;
 
-function baseQuery(db: Db, q: string | undefined) {
+/** What a search looks for: the text in names and e-mails, and digit strings in the stored phone numbers. */
+export interface PeopleSearch {
+  text: string;
+  phoneDigits: string[];
+}
+
+function baseQuery(db: Db, search: PeopleSearch | undefined) {
   let query = db.selectFrom("users").leftJoin("profiles", "profiles.user_id", "users.id").where("users.deleted_at", "is", null);
-  if (q) {
-    const like = `%${q.toLowerCase().replace(/[%_\\]/g, "")}%`;
+  if (search) {
     query = query.where((eb) =>
       eb.or([
-        eb(eb.fn("lower", ["users.email"]), "like", like),
-        eb(eb.fn("lower", ["profiles.name"]), "like", like),
-        eb("users.phone", "like", like),
-        eb("profiles.phone_number", "like", like),
+        likeContains("users.email", search.text),
+        likeContains("profiles.name", search.text),
+        ...search.phoneDigits.flatMap((digits) => [
+          likeContains("users.phone", digits),
+          likeContains("profiles.phone_number", digits),
+        ]),
       ]),
     );
   }
@@ -28,6 +36,7 @@ const columns = (db: Db) =>
     "users.app_metadata",
     "users.created_at",
     "users.last_sign_in_at",
+    "users.banned_until",
     "profiles.name",
     "profiles.phone_number",
     "profiles.country_code",
@@ -46,16 +55,16 @@ const columns = (db: Db) =>
       .as("watched_count"),
   ] as const;
 
-export async function listUsers(db: Db, options: { limit: number; offset: number; q?: string }) {
+export async function listUsers(db: Db, options: { limit: number; offset: number; search?: PeopleSearch }) {
   const [rows, total] = await Promise.all([
-    baseQuery(db, options.q)
+    baseQuery(db, options.search)
       .select(columns(db))
       .orderBy("users.created_at", "desc")
       .orderBy("users.id")
       .limit(options.limit)
       .offset(options.offset)
       .execute(),
-    baseQuery(db, options.q)
+    baseQuery(db, options.search)
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow(),
   ]);

@@ -2,7 +2,7 @@ import { userIdParamsSchema, userListQuerySchema, userListSchema, userSummarySch
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { errorResponses } from "../../plugins/http-schemas.ts";
-import { requireOperator, requireSelfOrAdmin } from "../auth/guards.ts";
+import { requireOperator, requireSelfOrOperator } from "../auth/guards.ts";
 import { getUserSummary, listUserSummaries } from "./users.service.ts";
 
 /** Reading people (spec section 7: GET /users, GET /users/{id}). Creating them is the auth module's. */
@@ -14,7 +14,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["users"],
-        summary: "List users, newest first (admins)",
+        summary: "List users, newest first, searchable by name, e-mail or phone in any form (admins and facilitators)",
         querystring: userListQuerySchema,
         response: { 200: userListSchema, ...errorResponses(400, 401, 403) },
       },
@@ -31,13 +31,13 @@ export async function usersRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["users"],
-        summary: "One user (themself or an admin)",
+        summary: "One user (themself, or anyone for an admin or facilitator)",
         params: userIdParamsSchema,
         response: { 200: userSummarySchema, ...errorResponses(401, 403, 404) },
       },
     },
     async (request, reply) => {
-      await requireSelfOrAdmin(request, request.params.id);
+      await requireSelfOrOperator(request, request.params.id);
       reply.header("cache-control", "private, no-store");
       return getUserSummary(app.deps, request.params.id);
     },
