@@ -1,5 +1,6 @@
 import type { TeamMember } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listOutboxMessages } from "../../infrastructure/sms/index.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 
@@ -11,6 +12,26 @@ beforeAll(async () => {
   admin = await createTestUser(t.app, { admin: true });
 });
 afterAll(async () => t?.close());
+
+const PASSWORD = "operator-pass-1";
+
+async function invitationTo(phone: string): Promise<{ code: string; body: string }> {
+  const [message] = await listOutboxMessages(t.app.deps.db, { limit: 1, recipient: phone });
+  const code = message?.body.match(/(\d{6})/)?.[1];
+  if (!message || !code) throw new Error(`no invitation sent to ${phone}`);
+  return { code, body: message.body };
+}
+
+const join = (phone: string, code: string, password = PASSWORD) =>
+  t.app.inject({ method: "POST", url: "/api/team/join", payload: { phone, code, password } });
+
+const phoneSignIn = (phone: string, password = PASSWORD) =>
+  t.app.inject({
+    method: "POST",
+    url: "/auth/v1/token?grant_type=password",
+    headers: { apikey: t.app.deps.auth.keys.anonKey },
+    payload: { phone, password },
+  });
 
 const team = async (): Promise<TeamMember[]> =>
   (await t.app.inject({ method: "GET", url: "/api/admin/team", headers: admin.headers })).json();
@@ -34,15 +55,81 @@ describe("the console team", () => {
     expect((await team()).map((m) => [m.email, m.role])).toContainEqual(["layla@example.org", "facilitator"]);
   });
 
-  it("invites an admin by phone", async () => {
+  it("invites an admin by phone: a code and a link to the join page go through the outbox; the code sets their password", async () => {
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/team",
+      headers: { ...admin.headers, "accept-language": "ar" },
+      payload: { phone: "+971501234567", role: "admin" },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ phone: "+971501234567", role: "admin", confirmed: false });
+    const { code, body } = await invitationTo("+971501234567");
+    expect(body).toContain("أنت مدعوّ إلى حكاية");
+    expect(body).toContain(`/admin/join?phone=%2B971501234567&code=${code}`);
+
+    // A weak password is refused before the code is spent.
+    expect((await join("+971501234567", code, "123")).statusCode).toBe(422);
+    const joined = await join("971 50 123 4567", code);
+    expect(joined.statusCode, joined.body).toBe(200);
+    const signIn = await phoneSignIn("+971501234567");
+    expect(signIn.statusCode, signIn.body).toBe(200);
+    expect(signIn.json().user.app_metadata).toMatchObject({ role: "admin" });
+    expect((await team()).find((m) => m.phone === "+971501234567")).toMatchObject({ confirmed: true });
+  });
+
+  it("a reused, expired or wrong invitation code is refused with invite_invalid and changes nothing", async () => {
+    const phone = "+971501234570";
+    await t.app.inject({
+      method: "POST",
+      url: "/api/admin/team",
+      headers: admin.headers,
+      payload: { phone, role: "facilitator" },
+    });
+    const { code } = await invitationTo(phone);
+    expect((await join(phone, code)).statusCode).toBe(200);
+    const reused = await join(phone, code, "another-pass-2");
+    expect(reused.statusCode).toBe(400);
+    expect(reused.json()).toMatchObject({ code: "invite_invalid" });
+    expect((await phoneSignIn(phone, "another-pass-2")).statusCode).toBe(400);
+    expect((await phoneSignIn(phone)).statusCode).toBe(200);
+
+    const late = "+971501234571";
+    await t.app.inject({
+      method: "POST",
+      url: "/api/admin/team",
+      headers: admin.headers,
+      payload: { phone: late, role: "facilitator" },
+    });
+    const expired = await invitationTo(late);
+    await t.app.deps.db
+      .updateTable("one_time_tokens")
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where("relates_to", "=", late)
+      .execute();
+    const tooLate = await join(late, expired.code);
+    expect(tooLate.statusCode).toBe(400);
+    expect(tooLate.json()).toMatchObject({ code: "invite_invalid" });
+    expect((await join(late, "000000")).json()).toMatchObject({ code: "invite_invalid" });
+    const user = await t.app.deps.db
+      .selectFrom("users")
+      .select(["encrypted_password", "phone_confirmed_at"])
+      .where("phone", "=", late)
+      .executeTakeFirstOrThrow();
+    expect(user).toEqual({ encrypted_password: null, phone_confirmed_at: null });
+  });
+
+  it("inviting someone who already has an account answers a clear 422, never a 500", async () => {
+    const existing = await createTestUser(t.app, { email: "rana@example.org" });
     const res = await t.app.inject({
       method: "POST",
       url: "/api/admin/team",
       headers: admin.headers,
-      payload: { phone: "+971501234567", role: "admin" },
+      payload: { email: "rana@example.org", role: "facilitator" },
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ phone: "+971501234567", role: "admin" });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: "user_already_exists" });
+    expect((await team()).some((m) => m.id === existing.id)).toBe(false);
   });
 
   it("refuses an invitation with neither or both of e-mail and phone, or an unknown role", async () => {

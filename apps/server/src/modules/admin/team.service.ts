@@ -48,14 +48,15 @@ async function memberOf(deps: AppDeps, id: string): Promise<TeamMember> {
 }
 
 /**
- * By e-mail: the auth module's invitation (a code and a link through the message provider). By phone: the
- * account is created with the role and the person signs in with a code sent to that phone.
+ * By e-mail: the auth module's invitation (a code and a link through the message provider). By phone: the account
+ * is created with the role, and a code with a link to the console's join page goes to that phone the same way; the
+ * person chooses their password there (POST /api/team/join).
  */
 export async function inviteOperator(deps: AppDeps, actor: Actor, input: TeamInvite, meta: InviteMeta): Promise<TeamMember> {
   const auth = deps.auth.service;
   const user = input.email
     ? await auth.invite({ email: input.email }, meta)
-    : await auth.adminCreateUser({ phone: input.phone, app_metadata: { role: input.role } }, meta);
+    : await auth.invitePhone({ phone: input.phone, app_metadata: { role: input.role } }, meta);
   await auth.adminUpdateUser(user.id, { app_metadata: { role: input.role } }, meta);
   await audit(
     deps.db,

@@ -9,6 +9,7 @@ import {
   resetPasswordRequestSchema,
   sendOtpRequestSchema,
   sendOtpResponseSchema,
+  teamJoinSchema,
   verifyOtpRequestSchema,
   verifyOtpResponseSchema,
 } from "@hikaya/contracts";
@@ -73,6 +74,22 @@ export async function accountRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => accounts().sendOtp(request.body, meta(request)),
+  );
+
+  app.post(
+    "/team/join",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "Someone invited to the console by phone sets their password with the invitation's code",
+        body: teamJoinSchema,
+        response: { 200: accountMessageSchema, ...errorResponses(400, 422, 429) },
+      },
+    },
+    async (request) => {
+      await accounts().joinTeam(request.body, meta(request));
+      return { message: "Invitation accepted" };
+    },
   );
 
   app.post(

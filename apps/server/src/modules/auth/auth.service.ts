@@ -56,8 +56,8 @@ export class AuthService {
   invite(input: Record<string, unknown>, meta: Parameters<AdminService["invite"]>[1]) {
     return this.admin.invite(input, meta);
   }
-  adminCreateUser(input: Record<string, unknown>, meta: RequestMeta) {
-    return this.admin.adminCreateUser(input, meta);
+  invitePhone(input: Parameters<AdminService["invitePhone"]>[0], meta: Parameters<AdminService["invitePhone"]>[1]) {
+    return this.admin.invitePhone(input, meta);
   }
   adminUpdateUser(id: string, input: Record<string, unknown>, meta: RequestMeta) {
     return this.admin.adminUpdateUser(id, input, meta);
