@@ -16,6 +16,7 @@ import { AnalyticsPage } from "./pages/analytics-page.tsx";
 import { AuditPage } from "./pages/audit-page.tsx";
 import { CharactersPage } from "./pages/characters-page.tsx";
 import { ContactPage } from "./pages/contact-page.tsx";
+import { AdminJoinPage } from "./pages/join-page.tsx";
 import { AdminLoginPage } from "./pages/login-page.tsx";
 import { MediaPage } from "./pages/media-page.tsx";
 import { OutboxPage } from "./pages/outbox-page.tsx";
@@ -75,6 +76,7 @@ export function AdminApp() {
   const extraNav: NavItem[] = inboxTo ? [{ to: inboxTo, label: t("nav.inbox"), count: "waiting" }] : [];
   return useRoutes([
     { path: "login", element: <AdminLoginPage /> },
+    { path: "join", element: <AdminJoinPage /> },
     {
       element: (
         <AdminGuard>

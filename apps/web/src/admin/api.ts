@@ -22,6 +22,7 @@ import type {
   SettingsInput,
   StoryInput,
   TeamInvite,
+  TeamJoin,
   TeamMember,
   UploadPurpose,
   UploadResult,
@@ -315,3 +316,31 @@ export function useTeamMutations() {
     }),
   };
 }
+
+/** An admin's actions on one person (people page): block or unblock, send a reset code, delete the account. */
+export function usePersonActions(id: string) {
+  const client = useQueryClient();
+  const refresh = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ["admin", "user", id] }),
+      client.invalidateQueries({ queryKey: ["admin", "user-detail", id] }),
+      client.invalidateQueries({ queryKey: ["admin", "users"] }),
+    ]);
+  return {
+    setBlocked: useMutation({
+      mutationFn: (blocked: boolean) =>
+        consoleApi<{ ok: true }>(`/admin/users/${id}/block`, { method: "PUT", body: { blocked } }),
+      onSuccess: refresh,
+    }),
+    sendResetCode: useMutation({
+      mutationFn: () => consoleApi<{ ok: true }>(`/admin/users/${id}/reset-code`, { method: "POST" }),
+    }),
+    remove: useMutation({
+      mutationFn: () => consoleApi<{ ok: true }>(`/admin/users/${id}`, { method: "DELETE" }),
+      onSuccess: () => client.invalidateQueries({ queryKey: ["admin", "users"] }),
+    }),
+  };
+}
+
+/** The join page of someone invited by phone: their invitation's code sets their password (no session yet). */
+export const joinTeam = (body: TeamJoin) => api<{ message: string }>("/team/join", { method: "POST", body });

@@ -1,5 +1,10 @@
 /** The console's pure logic, kept apart from React so unit tests can reach it. */
-import type { AdminAnalytics } from "@hikaya/contracts";
+import type { AdminAnalytics, UserSummary } from "@hikaya/contracts";
+import { internationalPhone } from "../lib/countries.ts";
+
+/** A person's phone as the console shows it everywhere: international, with the country's dial code apart. */
+export const phoneOf = (u: Pick<UserSummary, "internationalPhone" | "countryCode" | "phoneNumber">) =>
+  internationalPhone(u.internationalPhone, u.countryCode, u.phoneNumber);
 
 /** A copy of `list` with the item at `from` moved to `to`. */
 export function move<T>(list: T[], from: number, to: number): T[] {

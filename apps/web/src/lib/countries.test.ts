@@ -6,6 +6,7 @@ import {
   findCountry,
   findCountryByCode,
   guessCountryFromBrowser,
+  internationalPhone,
   looksLikePhone,
   orderedCountries,
   searchCountries,
@@ -116,6 +117,18 @@ describe("phone numbers", () => {
     expect(looksLikePhone("sara")).toBe(false);
     expect(looksLikePhone("sara2024")).toBe(false);
     expect(looksLikePhone("12345")).toBe(false);
+  });
+});
+
+describe("phone numbers in the console", () => {
+  it("shows them in international form with the dial code set apart, from E.164 or a profile's parts", () => {
+    expect(internationalPhone("+966501234567")).toBe("+966 501234567");
+    expect(internationalPhone("+12025550123")).toBe("+1 2025550123");
+    expect(internationalPhone(null, "+966", "0501234567")).toBe("+966 501234567");
+    expect(internationalPhone(null, "JO", "790000001")).toBe("+962 790000001");
+    expect(internationalPhone(null, "JO", "+962790000001")).toBe("+962 790000001");
+    expect(internationalPhone(null, null, "0501234567")).toBe("0501234567");
+    expect(internationalPhone(null, "SA", null)).toBeNull();
   });
 });
 

@@ -188,3 +188,27 @@ export function guessCountryFromBrowser(timeZone: string | undefined, languages:
   }
   return null;
 }
+
+const DIAL_CODES = [...new Set(COUNTRIES.map((c) => c.dialCode))].sort((a, b) => b.length - a.length);
+
+/**
+ * A phone number in international form with its dial code set apart ("+966 501234567"), as the console shows
+ * people: from the stored E.164 login phone, or else from a profile's country (dial or ISO code) and national number.
+ */
+export function internationalPhone(
+  e164: string | null | undefined,
+  countryCode?: string | null,
+  national?: string | null,
+): string | null {
+  let full = e164 || null;
+  if (!full && national) {
+    const digits = normalizeDigits(national);
+    const country = findCountryByCode(countryCode);
+    if (digits.startsWith("+")) full = digits;
+    else if (country) full = `${country.dialCode}${digits.replace(/^0+/, "")}`;
+    else return digits;
+  }
+  if (!full) return null;
+  const dial = DIAL_CODES.find((d) => full.startsWith(d));
+  return dial ? `${dial} ${full.slice(dial.length)}` : full;
+}

@@ -36,6 +36,18 @@ describe("errors a person can act on", () => {
     expect(fieldError(new ApiError("validation_failed", "x", 400))).toBeNull();
   });
 
+  it("tells a blocked person and an operator with a spent invitation what happened, in their language", async () => {
+    const banned = { __isAuthError: true, name: "AuthApiError", message: "User is banned", status: 400, code: "user_banned" };
+    await i18n.changeLanguage("en");
+    expect(errorText(banned)).toBe("This account has been blocked. Please contact the program team.");
+    await i18n.changeLanguage("ar");
+    expect(errorText(banned)).toBe("تم حظر هذا الحساب. يُرجى التواصل مع فريق البرنامج.");
+    expect(errorText(new ApiError("invite_invalid", "x", 400))).toBe(
+      "رمز الدعوة هذا استُخدم من قبل أو انتهت صلاحيته. اطلب دعوة جديدة.",
+    );
+    expect(errorText(new ApiError("search_too_long", "x", 400))).toBe("نص البحث طويل جدًا: استخدم 200 حرف على الأكثر.");
+  });
+
   it("tells a wrong current password and too many wrong codes apart from bad credentials", async () => {
     await i18n.changeLanguage("en");
     expect(errorText(new ApiError("incorrect_password", "x", 400))).toBe("Current password is incorrect");

@@ -20,6 +20,7 @@ const AUTH_CODE_TO_KEY: Record<string, string> = {
   refresh_token_not_found: "token_expired",
   bad_jwt: "token_expired",
   no_authorization: "unauthorized",
+  user_banned: "account_blocked",
 };
 
 interface AuthLikeError {

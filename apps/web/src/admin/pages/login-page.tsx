@@ -3,12 +3,13 @@ import { useNavigate } from "react-router";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { AuthApiError } from "../../lib/auth-session.ts";
+import { toE164 } from "../../lib/countries.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useSettings } from "../../lib/settings.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";
 
-/** Sign-in for operators: e-mail and password against /auth/v1/token, then the console. */
+/** Sign-in for operators: e-mail (or the phone they were invited by) and password against /auth/v1/token, then the console. */
 export function AdminLoginPage() {
   const { t } = useTranslation("admin");
   const navigate = useNavigate();
@@ -24,7 +25,9 @@ export function AdminLoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const session = await consoleSession.signInWithPassword({ email: email.trim() }, password, true);
+      // Operators invited by phone sign in with it: an international number ("+…" or "00…") is read as a phone.
+      const phone = toE164(email, undefined);
+      const session = await consoleSession.signInWithPassword(phone ? { phone } : { email: email.trim() }, password, true);
       const operator = adminSession(session.access_token);
       if (operator.status !== "admin") {
         // Not an operator: end that session at once rather than keep a family member's tokens in the console.
@@ -58,7 +61,8 @@ export function AdminLoginPage() {
           <input
             id="admin-email"
             className="admin-input ltr"
-            type="email"
+            type="text"
+            inputMode="email"
             autoComplete="username"
             required
             value={email}

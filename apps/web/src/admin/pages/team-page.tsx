@@ -1,6 +1,7 @@
 import type { TeamMember } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { internationalPhone } from "../../lib/countries.ts";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -42,7 +43,7 @@ export function TeamPage() {
                   <tr key={m.id} data-testid="team-member">
                     <td>
                       {m.name && <div>{m.name}</div>}
-                      <bdi className="ltr">{m.email ?? m.phone}</bdi>
+                      <bdi className="ltr">{m.email ?? internationalPhone(m.phone)}</bdi>
                       {!m.confirmed && <span className="admin-badge">{t("team.invited")}</span>}
                     </td>
                     <td>

@@ -8,6 +8,8 @@ import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, fetchPrivateAudio } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { phoneOf } from "../logic.ts";
+import { PersonActions } from "./person-actions.tsx";
 
 /** One person: profile, progress through the program and their recordings (private; fetched with the admin's token). */
 export function UserDetailPage() {
@@ -28,9 +30,14 @@ export function UserDetailPage() {
         {(user) => (
           <>
             <PageHeader
-              title={user.name || user.phoneNumber || user.email || t("users.unnamed")}
+              title={user.name || phoneOf(user) || user.email || t("users.unnamed")}
               subtitle={<bdi className="ltr">{user.id}</bdi>}
             />
+            <QueryView query={detail}>
+              {(d) => (
+                <PersonActions id={user.id} who={user.name || phoneOf(user) || user.email || user.id} account={d.account} />
+              )}
+            </QueryView>
             <section className="admin-card admin-section">
               <h2>{t("users.profile")}</h2>
               <QueryView query={detail}>
@@ -38,7 +45,7 @@ export function UserDetailPage() {
                   <dl className="admin-dl">
                     <dt>{t("users.phone")}</dt>
                     <dd>
-                      <bdi className="ltr">{user.phoneNumber ? `${user.countryCode ?? ""} ${user.phoneNumber}`.trim() : "—"}</bdi>
+                      <bdi className="ltr">{phoneOf(user) ?? "—"}</bdi>
                     </dd>
                     <dt>{t("users.email")}</dt>
                     <dd>

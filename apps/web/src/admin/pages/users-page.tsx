@@ -1,3 +1,4 @@
+import { SEARCH_MAX_LENGTH } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import { Link } from "react-router";
@@ -5,8 +6,9 @@ import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { adminQueries } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { phoneOf } from "../logic.ts";
 
-/** Everyone who signed up, newest first, searchable by phone, e-mail or name. */
+/** Everyone who signed up, newest first, searchable by phone (local or international form), e-mail or name. */
 export function UsersPage() {
   const { t, i18n } = useTranslation("admin");
   const id = useId();
@@ -34,6 +36,7 @@ export function UsersPage() {
           className="admin-input"
           placeholder={t("users.search")}
           value={text}
+          maxLength={SEARCH_MAX_LENGTH}
           onChange={(e) => setText(e.target.value)}
         />
       </div>
@@ -57,11 +60,12 @@ export function UsersPage() {
                     {list.items.map((u) => (
                       <tr key={u.id}>
                         <td>
-                          <Link to={`/admin/users/${u.id}`}>{u.name || u.email || u.phoneNumber || u.id.slice(0, 8)}</Link>
+                          <Link to={`/admin/users/${u.id}`}>{u.name || u.email || phoneOf(u) || u.id.slice(0, 8)}</Link>
                           {u.isAdmin && <span className="admin-badge">{t("users.admin")}</span>}
+                          {u.blocked && <span className="admin-badge admin-badge--danger">{t("users.blocked")}</span>}
                         </td>
                         <td>
-                          <bdi className="ltr">{u.phoneNumber ?? u.email ?? "—"}</bdi>
+                          <bdi className="ltr">{phoneOf(u) ?? u.email ?? "—"}</bdi>
                         </td>
                         <td>{t("users.storiesWatched", { count: u.lastWatchedStoryId })}</td>
                         <td>{formatDateTime(u.createdAt, i18n.language)}</td>
