@@ -1,5 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { adminToken, Console } from "../pages/admin.ts";
+import { COMMON } from "../pages/journey.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 const LAPTOP = { width: 1280, height: 860 };
@@ -72,4 +73,63 @@ test("an admin invites a facilitator, who signs in and sees only the inbox and p
   // Removing them ends their access: clean up as well.
   const removed = await request.delete(`/api/admin/team/${id}`, { headers: { authorization: `Bearer ${token}` } });
   expect(removed.status()).toBe(200);
+});
+
+test("an operator invited by phone joins with the code and link the invitation texted them; the same code again is refused", async ({
+  page,
+  lang,
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(LAPTOP);
+  const c = new Console(page, lang);
+  const s = c.s;
+  const phone = `+97150${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+
+  await c.signIn();
+  await c.submitSignIn();
+  await c.go(s.nav.team, s.team.title);
+  await page.getByLabel(s.team.contact).fill(phone);
+  await page.getByLabel(s.team.role, { exact: true }).selectOption("facilitator");
+  await page.getByRole("button", { name: s.team.invite }).click();
+  await expect(page.getByRole("status").filter({ hasText: phone })).toBeVisible();
+
+  const token = await adminToken(request);
+  const headers = { authorization: `Bearer ${token}` };
+  const outbox = await request.get(`/api/admin/sms-outbox?recipient=${encodeURIComponent(phone)}&limit=1`, { headers });
+  const [message] = ((await outbox.json()) as { messages: { body: string }[] }).messages;
+  const link = /https?:\/\/\S+\/admin\/join\?\S+/.exec(message?.body ?? "")?.[0];
+  expect(link, message?.body).toBeTruthy();
+  const { pathname, search } = new URL(link ?? "");
+
+  async function openInvitation() {
+    const context = await browser.newContext({
+      baseURL: process.env.E2E_BASE_URL,
+      viewport: LAPTOP,
+      locale: lang === "ar" ? "ar" : "en-US",
+    });
+    await context.addInitScript((l: string) => localStorage.setItem("i18nextLng", l), lang);
+    const joinPage = await context.newPage();
+    await joinPage.goto(`${pathname}${search}`);
+    await expect(joinPage.getByRole("heading", { name: s.join.title })).toBeVisible();
+    await expect(joinPage.getByLabel(s.join.phone)).toHaveValue(phone);
+    await joinPage.getByLabel(s.join.password).fill(PASSWORD);
+    await joinPage.getByRole("button", { name: s.join.submit }).click();
+    return joinPage;
+  }
+
+  const joined = await openInvitation();
+  await expect(joined).toHaveURL(/\/admin\/users$/);
+  await joined.context().close();
+
+  const again = await openInvitation();
+  await expect(again.getByRole("alert")).toHaveText(COMMON[lang].errors.invite_invalid);
+  await expect(again).toHaveURL(/\/admin\/join/);
+  await again.context().close();
+
+  const team = (await (await request.get("/api/admin/team", { headers })).json()) as { id: string; phone: string | null }[];
+  const member = team.find((m) => m.phone === phone);
+  expect(member).toBeTruthy();
+  expect((await request.delete(`/api/admin/team/${member?.id}`, { headers })).status()).toBe(200);
 });
