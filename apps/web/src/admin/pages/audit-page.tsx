@@ -18,6 +18,8 @@ const AREAS = [
   "settings",
   "contact",
   "file",
+  "person",
+  "team",
 ] as const;
 
 /** Who did what, when: every change made in the console, newest first. */
