@@ -34,6 +34,7 @@ test("an admin finds a person by local phone, blocks them (their open app is sig
   lang,
   browser,
   request,
+  shot,
 }) => {
   test.setTimeout(120_000);
   const person = await createPhoneAccount(request, PASSWORD);
@@ -75,6 +76,7 @@ test("an admin finds a person by local phone, blocks them (their open app is sig
   await blockDialog.getByRole("button", { name: s.people.block, exact: true }).click();
   await expect(c.toast(s.people.blocked)).toBeVisible();
   await expect(page.getByRole("button", { name: s.people.unblock })).toBeVisible();
+  await shot("person-blocked");
 
   await family.reload();
   await expect(family).toHaveURL(/\/login$/);
