@@ -6,7 +6,18 @@
  */
 export interface MessageBus {
   readonly kind: "in-process" | "postgres";
-  publish(channel: string, payload: string): Promise<void>;
+  /**
+   * False while this process may be missing signals (its LISTEN connection is down): a cache that relies on
+   * the bus to hear about changes must read the database meanwhile.
+   */
+  readonly live: boolean;
+  /**
+   * Sends `payload` to every subscriber of `channel` in every process. With `confirm`, resolves only once every
+   * live process has handed it to its subscribers (each acknowledges), so a change published this way has taken
+   * effect everywhere before the request that made it is answered; a process that does not acknowledge within
+   * `CONFIRM_TIMEOUT_MS` is given up on (it has crashed or lost its connection, and then it forgets its caches).
+   */
+  publish(channel: string, payload: string, options?: { confirm?: boolean }): Promise<void>;
   /**
    * Calls `listener` for each payload published on `channel` by any process, and `onGap` when
    * signals may have been lost (a dropped LISTEN connection came back). Resolves once listening.
@@ -14,6 +25,8 @@ export interface MessageBus {
   subscribe(channel: string, listener: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
+
+export const CONFIRM_TIMEOUT_MS = 2000;
 
 /** Channel names are SQL identifiers on PostgreSQL: keep them to this shape. */
 export const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

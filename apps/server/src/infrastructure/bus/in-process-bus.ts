@@ -4,11 +4,21 @@ import { CHANNEL_NAME, type MessageBus } from "./bus.ts";
 /** The default bus: one process, one EventEmitter. Delivery is asynchronous, like the real thing. */
 export class InProcessBus implements MessageBus {
   readonly kind = "in-process" as const;
+  readonly live = true;
   readonly #emitter = new EventEmitter().setMaxListeners(0);
 
-  async publish(channel: string, payload: string) {
+  async publish(channel: string, payload: string, options?: { confirm?: boolean }) {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid channel name ${channel}`);
-    setImmediate(() => this.#emitter.emit(channel, payload));
+    if (!options?.confirm) {
+      setImmediate(() => this.#emitter.emit(channel, payload));
+      return;
+    }
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.#emitter.emit(channel, payload);
+        resolve();
+      }),
+    );
   }
 
   async subscribe(channel: string, listener: (payload: string) => void) {

@@ -1,5 +1,27 @@
+import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { CHANNEL_NAME, type MessageBus } from "./bus.ts";
+import { CHANNEL_NAME, CONFIRM_TIMEOUT_MS, type MessageBus } from "./bus.ts";
+
+/**
+ * Presence and acknowledgements travel here: `hb <process> <channel,…>`, `ack <nonce> <process>`, and `who`
+ * (sent by a process that just connected, so the others announce themselves at once instead of within a second).
+ */
+const CONTROL_CHANNEL = "hikaya_bus_control";
+/** Marks a payload that wants acknowledgements: `\u001e<nonce>\u001e<payload>`. */
+const CONFIRM_MARK = "\u001e";
+const HEARTBEAT_MS = 1000;
+/** A process not heard from for this long is gone: nobody waits for its acknowledgement. */
+const PEER_TIMEOUT_MS = 3500;
+
+interface Peer {
+  seen: number;
+  channels: Set<string>;
+}
+
+interface PendingConfirm {
+  waiting: Set<string>;
+  finish: () => void;
+}
 
 interface Subscription {
   listener: (payload: string) => void;
@@ -22,6 +44,11 @@ export class PostgresBus implements MessageBus {
   #closed = false;
   #retryMs = 200;
   #retryTimer: NodeJS.Timeout | null = null;
+  readonly #id = randomBytes(6).toString("hex");
+  #seq = 0;
+  readonly #peers = new Map<string, Peer>();
+  readonly #pending = new Map<string, PendingConfirm>();
+  #heartbeat: NodeJS.Timeout | null = null;
 
   constructor(url: string) {
     this.#url = url;
@@ -29,9 +56,85 @@ export class PostgresBus implements MessageBus {
     this.#pool.on("error", () => undefined);
   }
 
-  async publish(channel: string, payload: string) {
+  get live(): boolean {
+    const self = this.#peers.get(this.#id);
+    return this.#client !== null && self !== undefined && Date.now() - self.seen < PEER_TIMEOUT_MS;
+  }
+
+  async publish(channel: string, payload: string, options?: { confirm?: boolean }) {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid channel name ${channel}`);
+    if (!options?.confirm) {
+      await this.#notify(channel, payload);
+      return;
+    }
+    await this.#connect();
+    const nonce = `${this.#id}.${++this.#seq}`;
+    const waiting = new Set<string>();
+    const now = Date.now();
+    for (const [id, peer] of this.#peers) {
+      if (now - peer.seen < PEER_TIMEOUT_MS && peer.channels.has(channel)) waiting.add(id);
+    }
+    const confirmed = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => finish(), CONFIRM_TIMEOUT_MS);
+      const finish = () => {
+        clearTimeout(timer);
+        this.#pending.delete(nonce);
+        resolve();
+      };
+      this.#pending.set(nonce, { waiting, finish });
+    });
+    if (waiting.size === 0) this.#pending.get(nonce)?.finish();
+    await this.#notify(channel, `${CONFIRM_MARK}${nonce}${CONFIRM_MARK}${payload}`);
+    await confirmed;
+  }
+
+  async #notify(channel: string, payload: string) {
     await this.#pool.query("select pg_notify($1, $2)", [channel, payload]);
+  }
+
+  #deliver(channel: string, raw: string) {
+    if (channel === CONTROL_CHANNEL) {
+      this.#control(raw);
+      return;
+    }
+    let payload = raw;
+    let nonce: string | null = null;
+    if (raw.startsWith(CONFIRM_MARK)) {
+      const end = raw.indexOf(CONFIRM_MARK, 1);
+      nonce = raw.slice(1, end);
+      payload = raw.slice(end + 1);
+    }
+    for (const sub of this.#subs.get(channel) ?? []) sub.listener(payload);
+    if (nonce) void this.#notify(CONTROL_CHANNEL, `ack ${nonce} ${this.#id}`).catch(() => undefined);
+  }
+
+  #control(message: string) {
+    const [kind, a = "", b = ""] = message.split(" ");
+    if (kind === "hb") {
+      this.#peers.set(a, { seen: Date.now(), channels: new Set(b ? b.split(",") : []) });
+    } else if (kind === "who") {
+      this.#beat();
+    } else if (kind === "ack") {
+      const pending = this.#pending.get(a);
+      pending?.waiting.delete(b);
+      if (pending?.waiting.size === 0) pending.finish();
+    }
+  }
+
+  /** Announces this process and its channels; forgets peers gone silent and stops waiting for them. */
+  #beat() {
+    const now = Date.now();
+    for (const [id, peer] of this.#peers) {
+      if (now - peer.seen < PEER_TIMEOUT_MS) continue;
+      this.#peers.delete(id);
+      for (const pending of this.#pending.values()) {
+        pending.waiting.delete(id);
+        if (pending.waiting.size === 0) pending.finish();
+      }
+    }
+    if (!this.#client) return;
+    const channels = [...this.#subs.keys()].join(",");
+    void this.#notify(CONTROL_CHANNEL, `hb ${this.#id} ${channels}`).catch(() => undefined);
   }
 
   async subscribe(channel: string, listener: (payload: string) => void, onGap?: () => void) {
@@ -45,12 +148,16 @@ export class PostgresBus implements MessageBus {
     }
     set.add(sub);
     const client = await this.#connect();
-    if (first) await client.query(`listen ${channel}`);
+    if (first) {
+      await client.query(`listen ${channel}`);
+      this.#beat();
+    }
     return async () => {
       set.delete(sub);
       if (set.size === 0 && this.#subs.get(channel) === set) {
         this.#subs.delete(channel);
         await this.#client?.query(`unlisten ${channel}`).catch(() => undefined);
+        this.#beat();
       }
     };
   }
@@ -59,13 +166,12 @@ export class PostgresBus implements MessageBus {
     if (this.#client) return Promise.resolve(this.#client);
     this.#connecting ??= (async () => {
       const client = new pg.Client({ connectionString: this.#url });
-      client.on("notification", (n) => {
-        for (const sub of this.#subs.get(n.channel) ?? []) sub.listener(n.payload ?? "");
-      });
+      client.on("notification", (n) => this.#deliver(n.channel, n.payload ?? ""));
       client.on("error", () => this.#lost(client));
       client.on("end", () => this.#lost(client));
       try {
         await client.connect();
+        await client.query(`listen ${CONTROL_CHANNEL}`);
         for (const channel of this.#subs.keys()) await client.query(`listen ${channel}`);
       } catch (error) {
         client.removeAllListeners();
@@ -76,6 +182,9 @@ export class PostgresBus implements MessageBus {
       }
       this.#client = client;
       this.#retryMs = 200;
+      this.#heartbeat ??= setInterval(() => this.#beat(), HEARTBEAT_MS).unref();
+      this.#beat();
+      void this.#notify(CONTROL_CHANNEL, "who").catch(() => undefined);
       return client;
     })();
     return this.#connecting;
@@ -108,6 +217,8 @@ export class PostgresBus implements MessageBus {
   async close() {
     this.#closed = true;
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    for (const pending of this.#pending.values()) pending.finish();
     const client = this.#client;
     this.#client = null;
     this.#subs.clear();

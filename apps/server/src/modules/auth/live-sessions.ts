@@ -66,7 +66,8 @@ export class LiveSessions {
   }
 
   async isActive(sessionId: string): Promise<boolean> {
-    const cached = this.#entries.get(sessionId);
+    // While this replica may be missing other replicas' signals, only the database can say.
+    const cached = this.#bus && !this.#bus.live ? undefined : this.#entries.get(sessionId);
     if (cached) {
       if (cached.idleUntil <= this.#now()) return false;
       // Most recently used goes last: Map keeps insertion order, so the first key is the one to evict.
@@ -84,7 +85,9 @@ export class LiveSessions {
   /** Called once a change that ended sessions is committed. Resolves after every replica has been told. */
   async ended(what: SessionsEnded): Promise<void> {
     this.#drop(what);
-    await this.#bus?.publish(SESSIONS_ENDED_CHANNEL, "sessionId" in what ? `s:${what.sessionId}` : `u:${what.userId}`);
+    await this.#bus?.publish(SESSIONS_ENDED_CHANNEL, "sessionId" in what ? `s:${what.sessionId}` : `u:${what.userId}`, {
+      confirm: true,
+    });
   }
 
   clear(): void {
