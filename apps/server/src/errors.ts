@@ -1,4 +1,5 @@
 import type { ErrorCode } from "@hikaya/contracts";
+import type { z } from "zod";
 
 /** HTTP status for each error code: the one place codes meet HTTP. */
 export const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -61,3 +62,16 @@ export const unauthorized = (message = "Authentication required") => new AppErro
 export const forbidden = (message = "You do not have access to this resource") => new AppError("forbidden", message);
 export const notFound = (message = "Not found") => new AppError("not_found", message);
 export const conflict = (message: string) => new AppError("conflict", message);
+
+/**
+ * Parses input a service was handed (already checked at the HTTP edge, or mapped from another API's body): a
+ * failure is the same `validation_failed` the edge gives, one issue per field with zod's reason code, so the
+ * console can say which field and why in the operator's language.
+ */
+export function validated<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => ({ path: `/${i.path.join("/")}`, message: i.message, reason: i.code }));
+  const first = issues[0];
+  throw new AppError("validation_failed", `body${first?.path.replaceAll("/", ".")}: ${first?.message}`, { issues });
+}

@@ -87,19 +87,24 @@ export const adminStorySchema = z.object({
   updatedAt: z.string(),
   /** Saves so far; a save names the one it edited (`version` in the input) and a stale one is refused (409). */
   version: z.number().int(),
+  /** False for a draft: families do not see it, and it sits after every published story (stories.ts). */
+  published: z.boolean(),
 });
 export type AdminStory = z.infer<typeof adminStorySchema>;
 
-export const storyInputSchema = z.object({
-  titleEn: bilingual(200).min(1),
-  titleAr: bilingual(200).min(1),
-  subtitleEn: bilingual(400).default(""),
-  subtitleAr: bilingual(400).default(""),
-  videoUrl: videoUrlSchema,
-  /** The version the editor started from (the console always sends it); omitted, the save is not checked. */
-  version: z.number().int().min(0).optional(),
+/** A page of the console's story list (`GET /api/admin/stories?q&limit&offset`). */
+export const adminStoryPageSchema = z.object({
+  stories: z.array(adminStorySchema),
+  /** How many stories match `q` in all. */
+  total: z.number().int(),
 });
-export type StoryInput = z.input<typeof storyInputSchema>;
+export type AdminStoryPage = z.infer<typeof adminStoryPageSchema>;
+
+export const adminStoryListQuerySchema = z.object({
+  q: z.string().trim().max(200).default(""),
+  limit: z.coerce.number().int().min(1).max(1000).default(1000),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
 
 /** Reorder: the full new order, plus the order the admin saw, so a concurrent change is refused (409), not merged. */
 export const reorderSchema = z.object({
@@ -116,6 +121,8 @@ export const adminAnswerSchema = z.object({
   characterNameAr: z.string(),
   audio: z.string(),
   order: z.number().int(),
+  /** Saves so far (stale saves are refused like a story's). */
+  version: z.number().int(),
 });
 export type AdminAnswer = z.infer<typeof adminAnswerSchema>;
 
@@ -125,11 +132,25 @@ export const adminQuestionSchema = z.object({
   order: z.number().int(),
   media: z.string(),
   answers: z.array(adminAnswerSchema),
+  /** Saves so far (stale saves are refused like a story's). */
+  version: z.number().int(),
 });
 export type AdminQuestion = z.infer<typeof adminQuestionSchema>;
 
-export const questionInputSchema = z.object({ media: storedPathSchema });
-export const answerInputSchema = z.object({ characterId: z.string().min(1), audio: storedPathSchema });
+const editedVersion = z.number().int().min(0).optional();
+export const questionInputSchema = z.object({ media: storedPathSchema, version: editedVersion });
+export const answerInputSchema = z.object({ characterId: z.string().min(1), audio: storedPathSchema, version: editedVersion });
+export type AnswerInput = z.input<typeof answerInputSchema>;
+
+/** What moving stories would do to families (`POST /api/admin/stories/reorder/impact`, a dry run). */
+export const reorderImpactSchema = z.object({
+  /** People whose furthest watched story would move later: stories they never watched would show as watched. */
+  affected: z.number().int(),
+});
+export type ReorderImpact = z.infer<typeof reorderImpactSchema>;
+export const reorderImpactInputSchema = z.object({ ids: z.array(z.string()).min(1).max(1000) });
+
+export const publishInputSchema = z.object({ published: z.boolean() });
 
 export const adminCharacterSchema = z.object({
   id: z.string(),

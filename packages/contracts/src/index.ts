@@ -11,3 +11,4 @@ export * from "./messages.ts";
 export * from "./program.ts";
 export * from "./reminders.ts";
 export * from "./settings.ts";
+export * from "./stories.ts";

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { videoUrlSchema } from "./admin.ts";
 import { AGE_GROUPS, CONTACT_GENDERS, GENDERS } from "./constants.ts";
 import { instructionLocationSchema, watchStatusSchema } from "./enums.ts";
+import { type StoryInput, type StoryPatch, storyInputSchema, storySubtitleSchema, storyTitleSchema } from "./stories.ts";
 
 /**
  * The program API (spec sections 3, 4 and 7): stories and progress, questions and answers, profile,
@@ -17,8 +19,6 @@ export const recordIdSchema = z
 const id = recordIdSchema;
 /** Free text: no NUL characters, which PostgreSQL cannot store in text. */
 const text = () => z.string().refine((v) => !v.includes("\0"), "contains a NUL character");
-/** A media path as stored: a public URL path (/storage/v1/object/public/…) or an absolute URL. */
-const mediaUrl = text().min(1).max(2000);
 
 // ─── Stories ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -47,32 +47,72 @@ export const storyListSchema = z.array(storySchema);
 export const storyIdParamsSchema = z.object({ id });
 export const storyIdQuerySchema = z.object({ id });
 
-/** POST /api/stories (admins). Without `order` the story goes last. */
+/**
+ * POST /api/stories (admins). Without `order` the story goes last. The fields are the story service's
+ * (`storyInputSchema`, stories.ts) under the spec's names: title = titleEn, titleB = titleAr, url = videoUrl.
+ */
 export const createStoryBodySchema = z.object({
-  order: z.number().int().min(1).max(100_000).optional(),
-  url: mediaUrl,
-  title: text().trim().min(1).max(200),
-  subtitle: text().trim().max(500).default(""),
-  titleB: text().trim().max(200).optional(),
-  subtitleB: text().trim().max(500).optional(),
-  thumbnailUrl: mediaUrl.nullable().optional(),
-  durationSeconds: z.number().positive().max(86_400).nullable().optional(),
+  order: storyInputSchema.shape.order,
+  url: videoUrlSchema,
+  title: storyTitleSchema,
+  subtitle: storySubtitleSchema.default(""),
+  titleB: storyTitleSchema.optional(),
+  subtitleB: storySubtitleSchema.optional(),
+  thumbnailUrl: storyInputSchema.shape.thumbnailUrl,
+  durationSeconds: storyInputSchema.shape.durationSeconds,
+  /** False saves a draft that families do not see; published when omitted. */
+  published: z.boolean().optional(),
 });
 export type CreateStoryBody = z.input<typeof createStoryBodySchema>;
 
 /** PUT /api/stories?id= (admins): any subset; `id` in the body, if given, must match the query. */
 export const updateStoryBodySchema = z.object({
   id: id.optional(),
-  order: z.number().int().min(1).max(100_000).optional(),
-  url: mediaUrl.optional(),
-  title: text().trim().min(1).max(200).optional(),
-  subtitle: text().trim().max(500).optional(),
-  titleB: text().trim().min(1).max(200).optional(),
-  subtitleB: text().trim().max(500).optional(),
-  thumbnailUrl: mediaUrl.nullable().optional(),
-  durationSeconds: z.number().positive().max(86_400).nullable().optional(),
+  order: storyInputSchema.shape.order,
+  url: videoUrlSchema.optional(),
+  title: storyTitleSchema.optional(),
+  subtitle: storySubtitleSchema.optional(),
+  titleB: storyTitleSchema.optional(),
+  subtitleB: storySubtitleSchema.optional(),
+  thumbnailUrl: storyInputSchema.shape.thumbnailUrl,
+  durationSeconds: storyInputSchema.shape.durationSeconds,
+  published: z.boolean().optional(),
+  /** As in the console: names the version edited, and a stale one is refused (409 stale_version). */
+  version: storyInputSchema.shape.version,
 });
 export type UpdateStoryBody = z.input<typeof updateStoryBodySchema>;
+
+/** The story service's input for a spec-API create (`/api/stories` POST body). */
+export function storyInputFromCreateBody(body: z.output<typeof createStoryBodySchema>): StoryInput {
+  return {
+    titleEn: body.title,
+    titleAr: body.titleB || body.title,
+    subtitleEn: body.subtitle,
+    subtitleAr: body.subtitleB ?? body.subtitle,
+    videoUrl: body.url,
+    order: body.order,
+    thumbnailUrl: body.thumbnailUrl,
+    durationSeconds: body.durationSeconds,
+    published: body.published,
+  };
+}
+
+/** The story service's patch for a spec-API update (`/api/stories` PUT body): only what it names. */
+export function storyPatchFromUpdateBody(body: z.output<typeof updateStoryBodySchema>): StoryPatch {
+  const patch: StoryPatch = {
+    titleEn: body.title,
+    titleAr: body.titleB,
+    subtitleEn: body.subtitle,
+    subtitleAr: body.subtitleB,
+    videoUrl: body.url,
+    order: body.order,
+    thumbnailUrl: body.thumbnailUrl,
+    durationSeconds: body.durationSeconds,
+    published: body.published,
+    version: body.version,
+  };
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as StoryPatch;
+}
 
 /** POST /api/stories/reorder (admins): every story id exactly once, in the new order (1…n). */
 export const reorderStoriesBodySchema = z.object({ ids: z.array(id).min(1).max(10_000) });

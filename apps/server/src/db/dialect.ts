@@ -1,4 +1,5 @@
 import { type ColumnDefinitionBuilder, type Kysely, sql } from "kysely";
+import { conflict } from "../errors.ts";
 
 /**
  * Everything that differs between SQLite and PostgreSQL lives here, so migrations and repositories
@@ -35,6 +36,39 @@ export function isRetryableTransactionError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (typeof code !== "string") return false;
   return code === "40P01" || code === "40001" || code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_");
+}
+
+/**
+ * True when a write lost a race with another (a unique place taken, a deadlock, a serialization failure, a busy
+ * SQLite file): nothing was half-done, and the caller may answer 409 or try again.
+ */
+export function isLostRace(error: unknown): boolean {
+  return isUniqueViolation(error) || isRetryableTransactionError(error);
+}
+
+/** Runs a write; a lost race comes back as 409 `conflict` (never a 500), anything else as it was. */
+export async function lostRaceAsConflict<T>(
+  work: () => Promise<T>,
+  message = "Someone else changed this at the same time; reload and try again",
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isLostRace(error)) throw conflict(message);
+    throw error;
+  }
+}
+
+/** Runs a write up to `attempts` times while it loses races (two admins adding at once), then answers 409. */
+export async function retryLostRace<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isLostRace(error)) throw error;
+      if (attempt >= attempts) throw conflict("Someone else changed the order at the same time; try again");
+    }
+  }
 }
 
 /**

@@ -68,6 +68,8 @@ export interface StoriesTable {
   updated_at: string;
   /** Saves so far (migration 0012; optional here so the rows other modules write need not name it). */
   version?: number;
+  /** 1 when families see it, 0 for a draft (migration 0014; optional so other modules' inserts need not name it). */
+  published?: number;
 }
 
 export interface CharactersTable {
@@ -86,6 +88,8 @@ export interface QuestionsTable {
   position: number;
   media_path: string;
   created_at: string;
+  /** Saves so far (migration 0014). */
+  version?: number;
 }
 
 export interface AnswersTable {
@@ -95,6 +99,8 @@ export interface AnswersTable {
   audio_path: string;
   position: number;
   created_at: string;
+  /** Saves so far (migration 0014). */
+  version?: number;
 }
 
 export interface LandingAnswersTable {

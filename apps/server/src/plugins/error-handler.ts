@@ -37,7 +37,8 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
       ? `${e.validationContext ?? "body"}${first.instancePath.replaceAll("/", ".")}`
       : (e.validationContext ?? "body");
     return new AppError("validation_failed", `${where}: ${first?.message ?? "is invalid"}`, {
-      issues: e.validation.map((v) => ({ path: v.instancePath, message: v.message })),
+      // `reason` is zod's issue code (too_small, too_big, invalid_format…): the console words it per field.
+      issues: e.validation.map((v) => ({ path: v.instancePath, message: v.message, reason: v.keyword })),
     });
   }
   const mapped = e?.code ? FASTIFY_CODES[e.code] : undefined;

@@ -5,9 +5,7 @@ import {
   adminContactSchema,
   adminLandingAnswerSchema,
   adminMediaSchema,
-  adminQuestionSchema,
   adminSettingsSchema,
-  adminStorySchema,
   adminUserDetailSchema,
   analyticsQuerySchema,
   answerInputSchema,
@@ -15,11 +13,8 @@ import {
   characterInputSchema,
   documentKeySchema,
   instructionLocationSchema,
-  questionInputSchema,
-  reorderSchema,
   settingsInputSchema,
   storedPathSchema,
-  storyInputSchema,
   UPLOAD_LIMITS,
   UPLOAD_PURPOSES,
   uploadPurposeSchema,
@@ -37,7 +32,7 @@ import { type Actor, actorOf, audit, listAudit } from "./audit.service.ts";
 import * as content from "./content.service.ts";
 import { peopleActionRoutes } from "./people.routes.ts";
 import * as people from "./people.service.ts";
-import * as stories from "./stories.service.ts";
+import { storiesAdminRoutes } from "./stories.routes.ts";
 import { teamRoutes } from "./team.routes.ts";
 import { checkDeclaredSize, storeUpload } from "./uploads.service.ts";
 
@@ -114,104 +109,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // ─── stories ──────────────────────────────────────────────────────────────────────────────────
-
-  app.get("/stories", { schema: { tags: ["admin"], response: { 200: z.array(adminStorySchema) } } }, async () =>
-    stories.listStories(app.deps),
-  );
-  app.post(
-    "/stories",
-    { schema: { tags: ["admin"], body: storyInputSchema, response: { 200: adminStorySchema, ...errorResponses(400) } } },
-    async (request) => stories.createStory(app.deps, actor(request), request.body),
-  );
-  app.get(
-    "/stories/:id",
-    { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errorResponses(404) } } },
-    async (request) => stories.getStory(app.deps, request.params.id),
-  );
-  app.put(
-    "/stories/:id",
-    {
-      schema: {
-        tags: ["admin"],
-        params: idParams,
-        body: storyInputSchema,
-        response: { 200: adminStorySchema, ...errorResponses(400, 404) },
-      },
-    },
-    async (request) => stories.updateStory(app.deps, actor(request), request.params.id, request.body),
-  );
-  app.delete(
-    "/stories/:id",
-    {
-      schema: {
-        tags: ["admin"],
-        params: idParams,
-        response: {
-          200: z.object({ id: z.string(), watchedBy: z.number(), recordingsKept: z.number() }),
-          ...errorResponses(404),
-        },
-      },
-    },
-    async (request) => stories.deleteStory(app.deps, actor(request), request.params.id),
-  );
-  app.post(
-    "/stories/reorder",
-    {
-      schema: { tags: ["admin"], body: reorderSchema, response: { 200: z.array(adminStorySchema), ...errorResponses(400, 409) } },
-    },
-    async (request) => stories.reorderStories(app.deps, actor(request), request.body),
-  );
-  app.put(
-    "/stories/:id/thumbnail",
-    { schema: { tags: ["admin"], params: idParams, response: { 200: adminStorySchema, ...errorResponses(400, 404, 413, 415) } } },
-    async (request, reply) => {
-      try {
-        return await stories.replaceThumbnail(app.deps, actor(request), request.params.id, await fileOf(request, "image"));
-      } catch (error) {
-        reply.header("connection", "close");
-        throw error;
-      }
-    },
-  );
-
-  // ─── questions and answers ────────────────────────────────────────────────────────────────────
-
-  const questionList = { 200: z.array(adminQuestionSchema), ...errorResponses(400, 404, 409) };
-  app.get("/stories/:id/questions", { schema: { tags: ["admin"], params: idParams, response: questionList } }, async (request) =>
-    stories.listQuestions(app.deps, request.params.id),
-  );
-  app.post(
-    "/stories/:id/questions",
-    { schema: { tags: ["admin"], params: idParams, body: questionInputSchema, response: questionList } },
-    async (request) => stories.addQuestion(app.deps, actor(request), request.params.id, request.body.media),
-  );
-  app.post(
-    "/stories/:id/questions/reorder",
-    { schema: { tags: ["admin"], params: idParams, body: reorderSchema, response: questionList } },
-    async (request) => stories.reorderQuestions(app.deps, actor(request), request.params.id, request.body),
-  );
-  app.put(
-    "/questions/:id",
-    { schema: { tags: ["admin"], params: idParams, body: questionInputSchema, response: questionList } },
-    async (request) => stories.updateQuestion(app.deps, actor(request), request.params.id, request.body.media),
-  );
-  app.delete("/questions/:id", { schema: { tags: ["admin"], params: idParams, response: questionList } }, async (request) =>
-    stories.deleteQuestion(app.deps, actor(request), request.params.id),
-  );
-  app.post(
-    "/questions/:id/answers",
-    { schema: { tags: ["admin"], params: idParams, body: answerInputSchema, response: questionList } },
-    async (request) => stories.addAnswer(app.deps, actor(request), request.params.id, request.body),
-  );
-  app.put(
-    "/answers/:id",
-    { schema: { tags: ["admin"], params: idParams, body: answerInputSchema, response: questionList } },
-    async (request) => stories.updateAnswer(app.deps, actor(request), request.params.id, request.body),
-  );
-  app.delete("/answers/:id", { schema: { tags: ["admin"], params: idParams, response: questionList } }, async (request) =>
-    stories.deleteAnswer(app.deps, actor(request), request.params.id),
-  );
+  storiesAdminRoutes(app, actor, (request) => fileOf(request, "image"));
 
   // ─── family members, landing answers, instruction videos, documents ───────────────────────────
 

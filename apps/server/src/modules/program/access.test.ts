@@ -72,7 +72,7 @@ const table: Row[] = [
     name: "create a story",
     method: "POST",
     url: () => "/api/stories",
-    body: () => ({ url: "/v.mp4", title: "T", subtitle: "S" }),
+    body: () => ({ url: "https://www.youtube.com/watch?v=demo", title: "T", subtitle: "S" }),
     expect: { visitor: 401, a: 403, b: 403, admin: 201 },
   },
   {

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, sql, type Updateable } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Database, StoriesTable } from "../../db/schema.ts";
 
 type Db = Kysely<Database>;
@@ -13,11 +13,18 @@ const STORY_COLUMNS = [
   "video_url",
   "thumbnail_path",
   "duration_seconds",
+  "published",
 ] as const;
 
 export type StoryRow = Pick<StoriesTable, (typeof STORY_COLUMNS)[number]>;
 
+/** The stories families see: drafts are left out (they sit after every published one, so orders stay 1…p). */
 export async function listStories(db: Db): Promise<StoryRow[]> {
+  return db.selectFrom("stories").select(STORY_COLUMNS).where("published", "=", 1).orderBy("position").execute();
+}
+
+/** Every story, drafts too (what the spec's admin writes answer). */
+export async function listAllStories(db: Db): Promise<StoryRow[]> {
   return db.selectFrom("stories").select(STORY_COLUMNS).orderBy("position").execute();
 }
 
@@ -36,55 +43,6 @@ export async function findListState(db: Db, userId: string | null): Promise<{ la
 
 export async function findStory(db: Db, id: string): Promise<StoryRow | undefined> {
   return db.selectFrom("stories").select(STORY_COLUMNS).where("id", "=", id).executeTakeFirst();
-}
-
-export async function listStoryIdsInOrder(db: Db): Promise<{ id: string; position: number }[]> {
-  return db.selectFrom("stories").select(["id", "position"]).orderBy("position").execute();
-}
-
-export async function insertStory(db: Db, row: Insertable<Database["stories"]>) {
-  await db.insertInto("stories").values(row).execute();
-}
-
-export async function updateStory(db: Db, id: string, values: Updateable<Database["stories"]>) {
-  await db.updateTable("stories").set(values).where("id", "=", id).execute();
-}
-
-export async function deleteStory(db: Db, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("stories").where("id", "=", id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
-}
-
-/**
- * Gives the stories the orders 1…n of `ids`, keeping `position` unique at every step: rows that move
- * first take a negative placeholder, then flip to their final value. Run inside a transaction.
- */
-export async function applyOrder(db: Db, current: { id: string; position: number }[], ids: string[]) {
-  const now = new Date().toISOString();
-  const was = new Map(current.map((s) => [s.id, s.position]));
-  const moving = ids.map((id, i) => ({ id, position: i + 1 })).filter((s) => was.get(s.id) !== s.position);
-  for (const s of moving) {
-    await db.updateTable("stories").set({ position: -s.position, updated_at: now }).where("id", "=", s.id).execute();
-  }
-  if (moving.length) {
-    await db
-      .updateTable("stories")
-      .set((eb) => ({ position: eb.neg(eb.ref("position")) }))
-      .where("position", "<", 0)
-      .execute();
-  }
-}
-
-/** The question media and answers' audio of one story (deleting it releases them). */
-export async function storyFilePaths(db: Db, storyId: string): Promise<string[]> {
-  const questions = await db.selectFrom("questions").select("media_path as p").where("story_id", "=", storyId).execute();
-  const answers = await db
-    .selectFrom("answers")
-    .innerJoin("questions", "questions.id", "answers.question_id")
-    .select("answers.audio_path as p")
-    .where("questions.story_id", "=", storyId)
-    .execute();
-  return [...questions, ...answers].map((r) => r.p);
 }
 
 export async function listQuestions(db: Db, storyId: string) {

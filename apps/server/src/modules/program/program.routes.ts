@@ -9,7 +9,9 @@ import {
   reorderStoriesBodySchema,
   storyIdParamsSchema,
   storyIdQuerySchema,
+  storyInputFromCreateBody,
   storyListSchema,
+  storyPatchFromUpdateBody,
   storyRefBodySchema,
   storySchema,
   updateStoryBodySchema,
@@ -17,18 +19,19 @@ import {
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { badRequest } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
+import { actorOf } from "../admin/audit.service.ts";
 import { optionalUser, requireAdmin, requireUser } from "../auth/guards.ts";
+import * as stories from "../stories/stories.service.ts";
 import {
   answersFor,
-  createStory,
-  deleteStory,
+  getStoryAsAdmin,
   getStoryFor,
   landingAnswers,
+  listStoriesAsAdmin,
   questionsFor,
-  reorderStories,
   storyListJson,
-  updateStory,
 } from "./program.service.ts";
 
 const VISIBILITY =
@@ -86,15 +89,20 @@ export async function programRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["stories"],
         summary: "Create a story (admins)",
-        description: "Without `order` the story goes last; with it, the stories from that order on move down one.",
+        description:
+          "Without `order` the story goes last; with it, the stories from that order on move down one. " +
+          "`published: false` saves a draft, which families do not see and which sits after every published story.",
         body: createStoryBodySchema,
         response: { 201: storySchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
-      await requireAdmin(request);
-      const story = await createStory(app.deps, request.body);
-      return reply.status(201).send(story);
+      // The story service writes (one validation, order, audit, progress resync for both APIs).
+      const auth = await requireAdmin(request);
+      const id = await stories.createStory(app.deps, actorOf(auth), storyInputFromCreateBody(request.body), {
+        thumbnailById: true,
+      });
+      return reply.status(201).send(await getStoryAsAdmin(app.deps, id));
     },
   );
 
@@ -111,8 +119,11 @@ export async function programRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireAdmin(request);
-      return updateStory(app.deps, request.query.id, request.body);
+      const auth = await requireAdmin(request);
+      if (request.body.id !== undefined && request.body.id !== request.query.id)
+        throw badRequest("The id in the body does not match the query id");
+      await stories.updateStory(app.deps, actorOf(auth), request.query.id, storyPatchFromUpdateBody(request.body));
+      return getStoryAsAdmin(app.deps, request.query.id);
     },
   );
 
@@ -128,8 +139,8 @@ export async function programRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireAdmin(request);
-      await deleteStory(app.deps, request.query.id);
+      const auth = await requireAdmin(request);
+      await stories.deleteStory(app.deps, actorOf(auth), request.query.id);
       return { id: request.query.id, deleted: true as const };
     },
   );
@@ -146,8 +157,9 @@ export async function programRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await requireAdmin(request);
-      return reorderStories(app.deps, request.body.ids);
+      const auth = await requireAdmin(request);
+      await stories.reorderStories(app.deps, actorOf(auth), { ids: request.body.ids });
+      return listStoriesAsAdmin(app.deps);
     },
   );
 

@@ -1,36 +1,20 @@
-import { randomUUID } from "node:crypto";
-import {
-  type AnswerItem,
-  type CreateStoryBody,
-  createStoryBodySchema,
-  type LandingAnswer,
-  publicObjectPath,
-  type QuestionItem,
-  type Story,
-  type UpdateStoryBody,
-} from "@hikaya/contracts";
-import { isRetryableTransactionError, isUniqueViolation } from "../../db/dialect.ts";
+import type { AnswerItem, LandingAnswer, QuestionItem, Story } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
-import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
+import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { lastWatchedOrderOf } from "../progress/progress.service.ts";
 import { watchStatusOf } from "../progress/watch-status.ts";
 import { linkExpiry } from "../storage/signed-links.ts";
-import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media.ts";
+import { signMedia } from "../storage/story-media.ts";
 import {
-  applyOrder,
-  deleteStory as deleteStoryRow,
   findListState,
   findStory,
-  insertStory,
+  listAllStories,
   listAnswers,
   listLandingAnswers,
   listQuestions,
   listStories,
-  listStoryIdsInOrder,
   type StoryRow,
-  storyFilePaths,
-  updateStory as updateStoryRow,
 } from "./program.repository.ts";
 
 type Deps = Pick<AppDeps, "db">;
@@ -112,7 +96,8 @@ export async function storyListJson(deps: ReadDeps, auth: AuthContext | null): P
 
 export async function getStoryFor(deps: ReadDeps, auth: AuthContext | null, id: string): Promise<Story> {
   const [row, viewer] = await Promise.all([findStory(deps.db, id), viewerOf(deps, auth)]);
-  if (!row) throw notFound("Story not found");
+  // A draft is not there for families; admins see it (the console's preview).
+  if (!row || (row.published === 0 && !auth?.isAdmin)) throw notFound("Story not found");
   const story = toStory(deps, row, viewer);
   if (story.watchStatus === "Locked" && !auth?.isAdmin) throw lockedError(row.position);
   return story;
@@ -130,7 +115,7 @@ export async function openStoryFor(deps: Deps, auth: AuthContext, id: string): P
 /** The story a signed-in person asks questions or answers of; refused while it is locked for them. */
 async function unlockedStory(deps: Deps, auth: AuthContext, id: string): Promise<StoryRow> {
   const row = await findStory(deps.db, id);
-  if (!row) throw notFound("Story not found");
+  if (!row || (row.published === 0 && !auth.isAdmin)) throw notFound("Story not found");
   if (!auth.isAdmin && watchStatusOf(row.position, await lastWatchedOrderOf(deps, auth.userId)) === "Locked") {
     throw lockedError(row.position);
   }
@@ -171,138 +156,15 @@ export async function landingAnswers(deps: Deps): Promise<LandingAnswer[]> {
   }));
 }
 
-// ─── Admin writes ───────────────────────────────────────────────────────────────────────────────────
+// ─── What the spec's admin writes answer (the writes themselves are the story service's) ─────────────
 
-/** Order writes race only with other order writes; a lost race is a clean 409, never half an order. */
-async function orderTransaction<T>(deps: Deps, work: (trx: AppDeps["db"]) => Promise<T>): Promise<T> {
-  try {
-    return await deps.db.transaction().execute(work);
-  } catch (error) {
-    if (isUniqueViolation(error) || isRetryableTransactionError(error))
-      throw conflict("The story order changed at the same time; please try again");
-    throw error;
-  }
-}
-
-/** Places `id` at `order` (clamped to 1…n) in `ids`. */
-function placeAt(ids: string[], id: string, order: number | undefined): string[] {
-  const rest = ids.filter((x) => x !== id);
-  const at = order === undefined ? rest.length : Math.min(Math.max(order, 1), rest.length + 1) - 1;
-  rest.splice(at, 0, id);
-  return rest;
-}
-
-/** A new story goes to `order` (the stories from there move down one) or last; orders stay 1…n. */
-export async function createStory(deps: Pick<AppDeps, "db" | "auth" | "storage">, body: CreateStoryBody): Promise<Story> {
-  const input = createStoryBodySchema.parse(body);
-  const videoUrl = await privateMediaRef(deps, input.url, "url");
-  const id = randomUUID();
-  const now = new Date().toISOString();
-  await orderTransaction(deps, async (trx) => {
-    const current = await listStoryIdsInOrder(trx);
-    const ids = placeAt(
-      current.map((s) => s.id),
-      id,
-      input.order,
-    );
-    await insertStory(trx, {
-      id,
-      position: -(ids.indexOf(id) + 1),
-      title_en: input.title,
-      title_ar: input.titleB || input.title,
-      subtitle_en: input.subtitle,
-      subtitle_ar: input.subtitleB ?? input.subtitle,
-      video_url: videoUrl,
-      // Spec section 3: the thumbnail object is named by the story id.
-      thumbnail_path: input.thumbnailUrl ?? publicObjectPath("thumbnails", id),
-      duration_seconds: input.durationSeconds ?? null,
-      created_at: now,
-      updated_at: now,
-    });
-    await applyOrder(trx, [...current, { id, position: 0 }], ids);
-  });
-  return getStoryAsAdmin(deps, id);
-}
-
-export async function updateStory(
-  deps: Pick<AppDeps, "db" | "auth" | "storage">,
-  id: string,
-  body: UpdateStoryBody,
-): Promise<Story> {
-  if (body.id !== undefined && body.id !== id) throw badRequest("The id in the body does not match the query id");
-  const videoUrl = body.url === undefined ? undefined : await privateMediaRef(deps, body.url, "url");
-  let before: StoryRow | undefined;
-  await orderTransaction(deps, async (trx) => {
-    const row = await findStory(trx, id);
-    if (!row) throw notFound("Story not found");
-    before = row;
-    const values = {
-      ...(body.title !== undefined ? { title_en: body.title } : {}),
-      ...(body.titleB !== undefined ? { title_ar: body.titleB } : {}),
-      ...(body.subtitle !== undefined ? { subtitle_en: body.subtitle } : {}),
-      ...(body.subtitleB !== undefined ? { subtitle_ar: body.subtitleB } : {}),
-      ...(videoUrl !== undefined ? { video_url: videoUrl } : {}),
-      ...(body.thumbnailUrl !== undefined ? { thumbnail_path: body.thumbnailUrl } : {}),
-      ...(body.durationSeconds !== undefined ? { duration_seconds: body.durationSeconds } : {}),
-    };
-    await updateStoryRow(trx, id, { ...values, updated_at: new Date().toISOString() });
-    if (body.order !== undefined && body.order !== row.position) {
-      const current = await listStoryIdsInOrder(trx);
-      await applyOrder(
-        trx,
-        current,
-        placeAt(
-          current.map((s) => s.id),
-          id,
-          body.order,
-        ),
-      );
-    }
-  });
-  // The replaced video and thumbnail go once no row uses them.
-  await releaseFiles(deps, [
-    videoUrl !== undefined ? before?.video_url : null,
-    body.thumbnailUrl !== undefined ? before?.thumbnail_path : null,
-  ]);
-  return getStoryAsAdmin(deps, id);
-}
-
-/**
- * Deletes a story (its questions and answers go with it) and closes the gap in the order. Its files (video,
- * thumbnail, question media, answers) go too, except any another row still uses.
- */
-export async function deleteStory(deps: Pick<AppDeps, "db" | "storage">, id: string): Promise<void> {
-  let files: (string | null)[] = [];
-  await orderTransaction(deps, async (trx) => {
-    const row = await findStory(trx, id);
-    if (row) files = [row.video_url, row.thumbnail_path, ...(await storyFilePaths(trx, id))];
-    if (!(await deleteStoryRow(trx, id))) throw notFound("Story not found");
-    const current = await listStoryIdsInOrder(trx);
-    await applyOrder(
-      trx,
-      current,
-      current.map((s) => s.id),
-    );
-  });
-  await releaseFiles(deps, files);
-}
-
-/** Sets the whole order at once: `ids` must name every story exactly once. */
-export async function reorderStories(deps: ReadDeps, ids: string[]): Promise<Story[]> {
-  if (new Set(ids).size !== ids.length) throw badRequest("ids: a story is listed twice");
-  await orderTransaction(deps, async (trx) => {
-    const current = await listStoryIdsInOrder(trx);
-    const known = new Set(current.map((s) => s.id));
-    if (ids.length !== current.length || !ids.every((id) => known.has(id))) {
-      throw badRequest("ids: list every story exactly once", { expected: current.length, got: ids.length });
-    }
-    await applyOrder(trx, current, ids);
-  });
-  const rows = await listStories(deps.db);
+/** Every story, drafts after the published ones, as the spec's admin writes answer them. */
+export async function listStoriesAsAdmin(deps: ReadDeps): Promise<Story[]> {
+  const rows = await listAllStories(deps.db);
   return rows.map((row) => toStory(deps, row, "editor"));
 }
 
-async function getStoryAsAdmin(deps: ReadDeps, id: string): Promise<Story> {
+export async function getStoryAsAdmin(deps: ReadDeps, id: string): Promise<Story> {
   const row = await findStory(deps.db, id);
   if (!row) throw notFound("Story not found");
   return toStory(deps, row, "editor");

@@ -31,7 +31,13 @@ export async function watchStory(
 ): Promise<WatchStoryResult> {
   if (auth.userId !== userId) throw forbidden("You can only record your own progress");
   const outcome = await deps.db.transaction().execute(async (trx) => {
-    const story = await trx.selectFrom("stories").select(["id", "position"]).where("id", "=", storyId).executeTakeFirst();
+    // A draft is not there for families (it sits after every published story; the stories module).
+    const story = await trx
+      .selectFrom("stories")
+      .select(["id", "position"])
+      .where("id", "=", storyId)
+      .where("published", "=", 1)
+      .executeTakeFirst();
     if (!story) throw notFound("Story not found");
     const last = await findLastWatchedOrder(trx, userId);
     if (watchStatusOf(story.position, last) === "Locked") {

@@ -2,10 +2,13 @@ import { sql } from "kysely";
 import type { DB } from "../../db/database.ts";
 import type { StoriesTable } from "../../db/schema.ts";
 
-/** Every query the console makes on stories, questions and answers. All take `db | trx`. */
+/** Every query the story service makes on stories, questions and answers. All take `db | trx`. */
 
-export async function listStoriesWithCounts(db: DB) {
-  return db
+/** `lower(column) like %q%` with the wildcards of `q` taken literally (both dialects know `escape`). */
+const containing = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listStoriesWithCounts(db: DB, options: { q?: string; limit?: number; offset?: number; id?: string } = {}) {
+  let query = db
     .selectFrom("stories as s")
     .selectAll("s")
     .select((eb) => [
@@ -20,8 +23,27 @@ export async function listStoriesWithCounts(db: DB) {
         .select(eb.fn.countAll<number>().as("n"))
         .as("watched_count"),
     ])
-    .orderBy("s.position")
-    .execute();
+    .orderBy("s.position");
+  if (options.id) query = query.where("s.id", "=", options.id);
+  if (options.q) {
+    const like = containing(options.q);
+    query = query.where((eb) =>
+      eb.or([sql<boolean>`lower(s.title_en) like ${like} escape '\\'`, sql<boolean>`lower(s.title_ar) like ${like} escape '\\'`]),
+    );
+  }
+  if (options.limit !== undefined) query = query.limit(options.limit).offset(options.offset ?? 0);
+  return query.execute();
+}
+
+export async function countStories(db: DB, q: string) {
+  let query = db.selectFrom("stories as s").select((eb) => eb.fn.countAll<number>().as("n"));
+  if (q) {
+    const like = containing(q);
+    query = query.where((eb) =>
+      eb.or([sql<boolean>`lower(s.title_en) like ${like} escape '\\'`, sql<boolean>`lower(s.title_ar) like ${like} escape '\\'`]),
+    );
+  }
+  return Number((await query.executeTakeFirst())?.n ?? 0);
 }
 
 export async function findStoryRow(db: DB, id: string) {
@@ -29,7 +51,7 @@ export async function findStoryRow(db: DB, id: string) {
 }
 
 export async function storyOrder(db: DB) {
-  return db.selectFrom("stories").select(["id", "position", "title_en"]).orderBy("position").execute();
+  return db.selectFrom("stories").select(["id", "position", "title_en", "published"]).orderBy("position").execute();
 }
 
 export async function insertStoryRow(db: DB, row: StoriesTable) {
@@ -70,16 +92,6 @@ export async function unparkStories(db: DB) {
   await db.updateTable("stories").set({ position: sql<number>`0 - position` }).where("position", "<", 0).execute();
 }
 
-/** Closes the gap a deleted story left: every later story moves up one place. */
-export async function closeStoryGap(db: DB, fromPosition: number, now: string) {
-  await db
-    .updateTable("stories")
-    .set({ position: sql<number>`1 - position`, updated_at: now })
-    .where("position", ">", fromPosition)
-    .execute();
-  await unparkStories(db);
-}
-
 /** Progress rows remember the watched story's place; keep it equal to the story's current place. */
 export async function resyncProgressPositions(db: DB) {
   await db
@@ -91,6 +103,27 @@ export async function resyncProgressPositions(db: DB) {
       sql<boolean>`exists (select 1 from stories s where s.id = progress.story_id and s.position <> progress.story_position)`,
     )
     .execute();
+}
+
+/**
+ * How many people's furthest watched story would move later if the stories took `positions` (id → new place,
+ * only those that move): for them a story they never watched would sit before it, and so show as watched.
+ * The number of stories a person watched does not change with the order, so "more unwatched stories before the
+ * furthest watched" is exactly "the furthest watched moves later".
+ */
+export async function countPeopleMovedAhead(db: DB, positions: Map<string, number>) {
+  if (positions.size === 0) return 0;
+  const branches = sql.join(
+    [...positions].map(([id, position]) => sql`when ${id} then ${position}`),
+    sql` `,
+  );
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from (
+      select p.user_id, max(s.position) as was, max(case s.id ${branches} else s.position end) as will
+      from progress p inner join stories s on s.id = p.story_id
+      where s.published = 1
+      group by p.user_id
+    ) t where t.will > t.was`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function countProgressForStory(db: DB, storyId: string) {
@@ -136,7 +169,7 @@ export async function listAnswerRows(db: DB, questionIds: string[]) {
   return db
     .selectFrom("answers as a")
     .innerJoin("characters as c", "c.id", "a.character_id")
-    .select(["a.id", "a.question_id", "a.character_id", "a.audio_path", "a.position", "c.name_en", "c.name_ar"])
+    .select(["a.id", "a.question_id", "a.character_id", "a.audio_path", "a.position", "a.version", "c.name_en", "c.name_ar"])
     .where("a.question_id", "in", questionIds)
     .orderBy("a.question_id")
     .orderBy("a.position")
@@ -159,8 +192,14 @@ export async function insertQuestionRow(
   await db.insertInto("questions").values(row).execute();
 }
 
-export async function updateQuestionMedia(db: DB, id: string, mediaPath: string) {
-  const result = await db.updateTable("questions").set({ media_path: mediaPath }).where("id", "=", id).executeTakeFirst();
+/** Saves new media only if nobody saved the question since `version` was read: 0 rows means someone came first. */
+export async function updateQuestionMedia(db: DB, id: string, mediaPath: string, version: number) {
+  const result = await db
+    .updateTable("questions")
+    .set({ media_path: mediaPath, version: version + 1 })
+    .where("id", "=", id)
+    .where("version", "=", version)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -215,12 +254,49 @@ export async function findAnswerRow(db: DB, id: string) {
   return db.selectFrom("answers").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export async function updateAnswerRow(db: DB, id: string, values: { character_id: string; audio_path: string }) {
-  const result = await db.updateTable("answers").set(values).where("id", "=", id).executeTakeFirst();
+/** Like `updateQuestionMedia`: conditional on the version read. */
+export async function updateAnswerRow(db: DB, id: string, values: { character_id: string; audio_path: string }, version: number) {
+  const result = await db
+    .updateTable("answers")
+    .set({ ...values, version: version + 1 })
+    .where("id", "=", id)
+    .where("version", "=", version)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
-export async function deleteAnswerRow(db: DB, id: string) {
-  const result = await db.deleteFrom("answers").where("id", "=", id).executeTakeFirst();
+export async function parkAnswer(db: DB, id: string, expectedPosition: number, newPosition: number) {
+  const result = await db
+    .updateTable("answers")
+    .set({ position: -newPosition })
+    .where("id", "=", id)
+    .where("position", "=", expectedPosition)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function unparkAnswers(db: DB, questionId: string) {
+  await db
+    .updateTable("answers")
+    .set({ position: sql<number>`0 - position` })
+    .where("question_id", "=", questionId)
+    .where("position", "<", 0)
+    .execute();
+}
+
+export async function listAnswerOrder(db: DB, questionId: string) {
+  return db.selectFrom("answers").select(["id", "position"]).where("question_id", "=", questionId).orderBy("position").execute();
+}
+
+/** Deletes an answer and closes the gap it left among its question's answers. */
+export async function deleteAnswerRow(db: DB, answer: { id: string; question_id: string; position: number }) {
+  const result = await db.deleteFrom("answers").where("id", "=", answer.id).executeTakeFirst();
+  await db
+    .updateTable("answers")
+    .set({ position: sql<number>`1 - position` })
+    .where("question_id", "=", answer.question_id)
+    .where("position", ">", answer.position)
+    .execute();
+  await unparkAnswers(db, answer.question_id);
   return Number(result.numDeletedRows);
 }
