@@ -23,6 +23,7 @@ import { OutboxPage } from "./pages/outbox-page.tsx";
 import { SettingsPage } from "./pages/settings-page.tsx";
 import { StoriesPage } from "./pages/stories-page.tsx";
 import { StoryEditorPage } from "./pages/story-editor-page.tsx";
+import { StoryPreviewPage } from "./pages/story-preview-page.tsx";
 import { TeamPage } from "./pages/team-page.tsx";
 import { UserDetailPage } from "./pages/user-detail-page.tsx";
 import { UsersPage } from "./pages/users-page.tsx";
@@ -94,6 +95,7 @@ export function AdminApp() {
         },
         { path: "stories", element: adminOnly(<StoriesPage />) },
         { path: "stories/:id", element: adminOnly(<StoryEditorPage />) },
+        { path: "stories/:id/preview", element: adminOnly(<StoryPreviewPage />) },
         { path: "characters", element: adminOnly(<CharactersPage />) },
         { path: "media", element: adminOnly(<MediaPage />) },
         { path: "settings", element: adminOnly(<SettingsPage />) },

@@ -4,7 +4,7 @@ import { ApiError } from "../lib/api-client.ts";
 import { decodeJwtPayload } from "../lib/jwt.ts";
 import { adminSession } from "./admin-session.ts";
 import { staleCurrent } from "./components/stale-notice.tsx";
-import { analyticsCsv, move, summarize } from "./logic.ts";
+import { analyticsCsv, move, refusedField, summarize } from "./logic.ts";
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const jwt = (payload: unknown) => `${b64url({ alg: "ES256" })}.${b64url(payload)}.signature`;
@@ -76,5 +76,17 @@ describe("a stale save", () => {
     expect(staleCurrent(new ApiError("conflict", "x", 409, { reason: "stale_version", current }))).toEqual(current);
     expect(staleCurrent(new ApiError("conflict", "still answers", 409))).toBeNull();
     expect(staleCurrent(new Error("x"))).toBeNull();
+  });
+});
+
+describe("a refused field", () => {
+  it("reads the field and zod's reason from a validation_failed answer, so the console can word it per language", () => {
+    expect(refusedField({ issues: [{ path: "/titleEn", message: "Too small", reason: "too_small" }] })).toEqual({
+      field: "titleEn",
+      reason: "too_small",
+    });
+    expect(refusedField({ issues: [{ path: "/answers/0/audio", message: "x" }] })).toEqual({ field: "audio", reason: "" });
+    expect(refusedField({ issues: [{ path: "" }] })).toBeNull();
+    expect(refusedField(undefined)).toBeNull();
   });
 });

@@ -18,6 +18,7 @@ import type {
   ErrorCode,
   InstructionLocation,
   OutboxMessage,
+  ReorderImpact,
   ReorderInput,
   SettingsInput,
   StoryInput,
@@ -39,7 +40,14 @@ export function consoleApi<T>(path: string, options: Omit<NonNullable<Parameters
 }
 
 export const adminQueries = {
-  stories: () => queryOptions({ queryKey: ["admin", "stories"], queryFn: () => consoleApi<AdminStory[]>("/admin/stories") }),
+  stories: () => queryOptions({ queryKey: ["admin", "stories"], queryFn: async () => (await storyPage("", 0, 1000)).stories }),
+  /** A page of the list, or the stories whose title contains `q`; `total` counts every match. */
+  storyPage: (q: string, offset: number, limit: number) =>
+    queryOptions({
+      queryKey: ["admin", "stories", "page", q, offset, limit],
+      queryFn: () => storyPage(q, offset, limit),
+      placeholderData: (previous) => previous,
+    }),
   story: (id: string) =>
     queryOptions({ queryKey: ["admin", "stories", id], queryFn: () => consoleApi<AdminStory>(`/admin/stories/${id}`) }),
   questions: (storyId: string) =>
@@ -91,6 +99,19 @@ export const adminQueries = {
     }),
 };
 
+async function storyPage(q: string, offset: number, limit: number): Promise<{ stories: AdminStory[]; total: number }> {
+  const query = `limit=${limit}&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ""}`;
+  const res = await send(`/api/admin/stories?${query}`, {}, consoleSession);
+  const body = (await res.json().catch(() => undefined)) as
+    | AdminStory[]
+    | { code?: ErrorCode; message?: string; details?: unknown };
+  if (!res.ok || !Array.isArray(body)) {
+    const error = Array.isArray(body) ? undefined : body;
+    throw new ApiError(error?.code ?? statusCode(res.status), error?.message ?? res.statusText, res.status, error?.details);
+  }
+  return { stories: body, total: Number(res.headers.get("x-total-count") ?? body.length) };
+}
+
 /** A mutation that refreshes the given query keys (and the audit log) once it succeeds. */
 function useAdminMutation<TInput, TResult>(fn: (input: TInput) => Promise<TResult>, invalidate: string[][]) {
   const client = useQueryClient();
@@ -118,6 +139,15 @@ export const useDeleteStory = () =>
     (id: string) => consoleApi<{ watchedBy: number; recordingsKept: number }>(`/admin/stories/${id}`, { method: "DELETE" }),
     [["admin", "stories"]],
   );
+export const usePublishStory = () =>
+  useAdminMutation(
+    ({ id, published }: { id: string; published: boolean }) =>
+      consoleApi<AdminStory>(`/admin/stories/${id}/published`, { method: "PUT", body: { published } }),
+    [["admin", "stories"]],
+  );
+/** A dry run of a reorder: how many people would see a story they never watched as watched. */
+export const reorderImpact = (ids: string[]) =>
+  consoleApi<ReorderImpact>("/admin/stories/reorder/impact", { method: "POST", body: { ids } });
 export const useReorderStories = () =>
   useAdminMutation(
     (input: ReorderInput) => consoleApi<AdminStory[]>("/admin/stories/reorder", { method: "POST", body: input }),
@@ -134,8 +164,14 @@ export const useAddQuestion = (storyId: string) =>
   );
 export const useUpdateQuestion = (storyId: string) =>
   useAdminMutation(
-    ({ id, media }: { id: string; media: string }) =>
-      consoleApi<AdminQuestion[]>(`/admin/questions/${id}`, { method: "PUT", body: { media } }),
+    ({ id, media, version }: { id: string; media: string; version: number }) =>
+      consoleApi<AdminQuestion[]>(`/admin/questions/${id}`, { method: "PUT", body: { media, version } }),
+    [["admin", "questions", storyId]],
+  );
+export const useReorderAnswers = (storyId: string) =>
+  useAdminMutation(
+    ({ questionId, input }: { questionId: string; input: ReorderInput }) =>
+      consoleApi<AdminQuestion[]>(`/admin/questions/${questionId}/answers/reorder`, { method: "POST", body: input }),
     [["admin", "questions", storyId]],
   );
 export const useDeleteQuestion = (storyId: string) =>

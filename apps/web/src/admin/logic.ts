@@ -49,3 +49,12 @@ export function summarize(details: Record<string, unknown>): string {
   const text = parts.join(" · ");
   return text.length > 220 ? `${text.slice(0, 220)}…` : text;
 }
+
+/** The field a `validation_failed` answer names first, and zod's reason for it (the server's `details.issues`). */
+export function refusedField(details: unknown): { field: string; reason: string } | null {
+  const issues = (details as { issues?: { path?: unknown; reason?: unknown }[] } | undefined)?.issues;
+  const first = Array.isArray(issues) ? issues[0] : undefined;
+  if (!first || typeof first.path !== "string") return null;
+  const field = first.path.split("/").filter(Boolean).at(-1);
+  return field ? { field, reason: typeof first.reason === "string" ? first.reason : "" } : null;
+}

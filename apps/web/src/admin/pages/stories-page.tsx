@@ -1,20 +1,39 @@
 import type { AdminStory } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { Link } from "react-router";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
-import { adminQueries, useDeleteStory, useReorderStories } from "../api.ts";
+import { adminQueries, reorderImpact, useDeleteStory, useReorderStories } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { move } from "../logic.ts";
 
-/** Stories in program order: drag and drop (or the arrow buttons) to reorder, edit, delete. */
+const PAGE = 50;
+/** "Show all" asks for this many: the server's own cap on one page. */
+const ALL = 1000;
+
+/**
+ * Stories in program order, drafts after the published ones: search by title, page through, reorder (drag or
+ * arrows) once every story is on the page, edit, delete after a confirmation.
+ */
 export function StoriesPage() {
   const { t } = useTranslation("admin");
-  const query = useQuery(adminQueries.stories());
+  const id = useId();
+  const [text, setText] = useState("");
+  const [q, setQ] = useState("");
+  const [offset, setOffset] = useState(0);
+  const [limit, setLimit] = useState(PAGE);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setQ(text.trim());
+      setOffset(0);
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [text]);
+  const query = useQuery(adminQueries.storyPage(q, offset, limit));
   return (
     <>
       <PageHeader
@@ -26,12 +45,90 @@ export function StoriesPage() {
           </Link>
         }
       />
-      <QueryView query={query}>{(stories) => <StoryList stories={stories} />}</QueryView>
+      <div className="admin-card admin-toolbar">
+        <label htmlFor={id} className="visually-hidden">
+          {t("stories.search")}
+        </label>
+        <input
+          id={id}
+          type="search"
+          className="admin-input"
+          maxLength={200}
+          placeholder={t("stories.search")}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+      </div>
+      <QueryView query={query}>
+        {({ stories, total }) => {
+          if (stories.length === 0)
+            return <p className="admin-card admin-muted">{q ? t("stories.searchEmpty", { q }) : t("stories.empty")}</p>;
+          const whole = !q && offset === 0 && stories.length >= total;
+          return (
+            <>
+              {!whole && (
+                <p className="admin-hint" data-testid="reorder-off">
+                  {q ? t("stories.reorderClearSearch") : t("stories.reorderShowAll")}{" "}
+                  {!q && (
+                    <button
+                      type="button"
+                      className="admin-link-button"
+                      onClick={() => {
+                        setOffset(0);
+                        setLimit(ALL);
+                      }}
+                    >
+                      {t("stories.showAll", { total })}
+                    </button>
+                  )}
+                </p>
+              )}
+              <StoryList stories={stories} queryKey={adminQueries.storyPage(q, offset, limit).queryKey} canReorder={whole} />
+              {total > stories.length && (
+                <div className="admin-pager">
+                  <button
+                    type="button"
+                    className="admin-button admin-button--small"
+                    disabled={offset === 0}
+                    onClick={() => setOffset(Math.max(0, offset - limit))}
+                  >
+                    {t("common.previous")}
+                  </button>
+                  <span className="ltr">
+                    {offset + 1}–{offset + stories.length} / {total}
+                  </span>
+                  <button
+                    type="button"
+                    className="admin-button admin-button--small"
+                    disabled={offset + stories.length >= total}
+                    onClick={() => setOffset(offset + limit)}
+                  >
+                    {t("common.next")}
+                  </button>
+                </div>
+              )}
+            </>
+          );
+        }}
+      </QueryView>
     </>
   );
 }
 
-function StoryList({ stories }: { stories: AdminStory[] }) {
+interface PendingMove {
+  next: AdminStory[];
+  affected: number;
+}
+
+function StoryList({
+  stories,
+  queryKey,
+  canReorder,
+}: {
+  stories: AdminStory[];
+  queryKey: readonly unknown[];
+  canReorder: boolean;
+}) {
   const { t } = useTranslation("admin");
   const client = useQueryClient();
   const reorder = useReorderStories();
@@ -39,37 +136,53 @@ function StoryList({ stories }: { stories: AdminStory[] }) {
   const [dragging, setDragging] = useState<number | null>(null);
   const [over, setOver] = useState<number | null>(null);
   const [pendingDelete, setPendingDelete] = useState<AdminStory | null>(null);
+  const [pendingMove, setPendingMove] = useState<PendingMove | null>(null);
+  const [checking, setChecking] = useState(false);
   const ar = currentLanguage() === "ar";
+  const busy = reorder.isPending || checking;
+  const titleOf = (story: AdminStory) => (ar ? story.titleAr : story.titleEn);
+
+  /** Asks the server first how many people the move affects; a move that affects someone waits for a yes. */
+  async function propose(next: AdminStory[]) {
+    if (next.map((s) => s.id).join() === stories.map((s) => s.id).join()) return;
+    setChecking(true);
+    try {
+      const { affected } = await reorderImpact(next.map((s) => s.id));
+      if (affected > 0) setPendingMove({ next, affected });
+      else await commit(next);
+    } catch (error) {
+      toast.error(errorText(error));
+    } finally {
+      setChecking(false);
+    }
+  }
 
   async function commit(next: AdminStory[]) {
     const expected = stories.map((s) => s.id);
     const ids = next.map((s) => s.id);
-    if (ids.join() === expected.join()) return;
     // Show the new order at once; the server answer (or a reload on conflict) replaces it.
-    client.setQueryData(
-      adminQueries.stories().queryKey,
-      next.map((s, i) => ({ ...s, order: i + 1 })),
+    client.setQueryData(queryKey, (page: { stories: AdminStory[]; total: number } | undefined) =>
+      page ? { ...page, stories: next.map((s, i) => ({ ...s, order: i + 1 })) } : page,
     );
     try {
       await reorder.mutateAsync({ ids, expected });
       toast.success(t("stories.reordered"));
     } catch (error) {
       toast.error(error instanceof ApiError && error.code === "conflict" ? t("stories.reorderConflict") : errorText(error));
-      await client.invalidateQueries({ queryKey: adminQueries.stories().queryKey });
+      await client.invalidateQueries({ queryKey: ["admin", "stories"] });
     }
   }
 
-  if (stories.length === 0) return <p className="admin-card admin-muted">{t("stories.empty")}</p>;
   return (
     <>
       <ol className="admin-sortable" aria-label={t("stories.title")}>
         {stories.map((story, index) => {
-          const title = ar ? story.titleAr : story.titleEn;
+          const title = titleOf(story);
           return (
             <li
               key={story.id}
-              className={`admin-sortable__item${dragging === index ? " is-dragging" : ""}${over === index && dragging !== index ? " is-over" : ""}`}
-              draggable={!reorder.isPending}
+              className={`admin-sortable__item${dragging === index ? " is-dragging" : ""}${over === index && dragging !== index ? " is-over" : ""}${story.published ? "" : " is-draft"}`}
+              draggable={canReorder && !busy}
               data-testid="story-row"
               onDragStart={(e) => {
                 e.dataTransfer.effectAllowed = "move";
@@ -84,7 +197,7 @@ function StoryList({ stories }: { stories: AdminStory[] }) {
               onDragLeave={() => setOver((o) => (o === index ? null : o))}
               onDrop={(e) => {
                 e.preventDefault();
-                if (dragging !== null && dragging !== index) void commit(move(stories, dragging, index));
+                if (dragging !== null && dragging !== index) void propose(move(stories, dragging, index));
                 setDragging(null);
                 setOver(null);
               }}
@@ -103,30 +216,37 @@ function StoryList({ stories }: { stories: AdminStory[] }) {
                 <span className="admin-thumb admin-thumb--empty">{t("stories.noThumbnail")}</span>
               )}
               <span className="admin-sortable__text">
-                <strong>{title}</strong>
+                <strong>
+                  {title}
+                  {!story.published && <span className="admin-badge">{t("stories.draft")}</span>}
+                </strong>
                 <span className="admin-muted">
                   {t("stories.questions", { count: story.questionCount })} · {t("stories.watched", { count: story.watchedCount })}
                 </span>
               </span>
               <span className="admin-sortable__actions">
-                <button
-                  type="button"
-                  className="admin-icon-button"
-                  aria-label={t("common.moveUp", { name: title })}
-                  disabled={index === 0 || reorder.isPending}
-                  onClick={() => void commit(move(stories, index, index - 1))}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  className="admin-icon-button"
-                  aria-label={t("common.moveDown", { name: title })}
-                  disabled={index === stories.length - 1 || reorder.isPending}
-                  onClick={() => void commit(move(stories, index, index + 1))}
-                >
-                  ↓
-                </button>
+                {canReorder && (
+                  <>
+                    <button
+                      type="button"
+                      className="admin-icon-button"
+                      aria-label={t("common.moveUp", { name: title })}
+                      disabled={index === 0 || busy}
+                      onClick={() => void propose(move(stories, index, index - 1))}
+                    >
+                      ↑
+                    </button>
+                    <button
+                      type="button"
+                      className="admin-icon-button"
+                      aria-label={t("common.moveDown", { name: title })}
+                      disabled={index === stories.length - 1 || busy}
+                      onClick={() => void propose(move(stories, index, index + 1))}
+                    >
+                      ↓
+                    </button>
+                  </>
+                )}
                 <Link
                   className="admin-button admin-button--small"
                   to={`/admin/stories/${story.id}`}
@@ -147,9 +267,23 @@ function StoryList({ stories }: { stories: AdminStory[] }) {
           );
         })}
       </ol>
+      {stories.some((s) => !s.published) && <p className="admin-hint">{t("stories.draftsHint")}</p>}
+      <ConfirmDialog
+        open={pendingMove !== null}
+        title={t("stories.moveTitle")}
+        body={<p data-testid="move-impact">{t("stories.moveBody", { count: pendingMove?.affected ?? 0 })}</p>}
+        confirmLabel={t("stories.moveConfirm")}
+        busy={reorder.isPending}
+        onCancel={() => setPendingMove(null)}
+        onConfirm={async () => {
+          const next = pendingMove?.next;
+          setPendingMove(null);
+          if (next) await commit(next);
+        }}
+      />
       <ConfirmDialog
         open={pendingDelete !== null}
-        title={t("stories.deleteTitle", { title: pendingDelete ? (ar ? pendingDelete.titleAr : pendingDelete.titleEn) : "" })}
+        title={t("stories.deleteTitle", { title: pendingDelete ? titleOf(pendingDelete) : "" })}
         body={<p>{t("stories.deleteBody")}</p>}
         confirmLabel={t("common.delete")}
         danger

@@ -1,4 +1,4 @@
-import type { AdminQuestion, AdminStory, UploadResult } from "@hikaya/contracts";
+import type { AdminStory, UploadResult } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
@@ -7,25 +7,14 @@ import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
-import {
-  adminQueries,
-  uploadTo,
-  useAddAnswer,
-  useAddQuestion,
-  useCreateStory,
-  useDeleteAnswer,
-  useDeleteQuestion,
-  useReorderQuestions,
-  useUpdateQuestion,
-  useUpdateStory,
-} from "../api.ts";
-import { CharacterSelect, useCharacterChoice } from "../components/character-select.tsx";
+import { adminQueries, uploadTo, useCreateStory, usePublishStory, useUpdateStory } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { isExternalVideo, MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { UploadField } from "../components/upload-field.tsx";
-import { move } from "../logic.ts";
+import { useSaveErrorText } from "../components/validation.ts";
+import { QuestionsSection } from "./story-questions.tsx";
 
 export function StoryEditorPage() {
   const { id } = useParams();
@@ -53,6 +42,7 @@ export function StoryEditorPage() {
                 title={t("story.editTitle")}
                 subtitle={`#${story.order} · ${currentLanguage() === "ar" ? story.titleAr : story.titleEn}`}
               />
+              <PublishSection story={story} />
               <StoryForm key={story.id + story.updatedAt} story={story} />
               <ThumbnailSection story={story} />
               <QuestionsSection storyId={story.id} />
@@ -79,6 +69,7 @@ function StoryForm({ story }: { story?: AdminStory }) {
   const [external, setExternal] = useState(story && isExternalVideo(story.videoUrl) ? story.videoUrl : "");
   const videoUrl = source === "upload" ? uploaded : external.trim();
   const [stale, setStale] = useState<AdminStory | null>(null);
+  const saveErrorText = useSaveErrorText();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -92,7 +83,8 @@ function StoryForm({ story }: { story?: AdminStory }) {
         await update.mutateAsync({ id: story.id, input: { ...input, version: story.version } });
         toast.success(t("story.updated"));
       } else {
-        const created = await create.mutateAsync(input);
+        // A new story starts as a draft: families see it once it is published (PublishSection).
+        const created = await create.mutateAsync({ ...input, published: false });
         toast.success(t("story.created"));
         navigate(`/admin/stories/${created.id}`, { replace: true });
       }
@@ -100,9 +92,13 @@ function StoryForm({ story }: { story?: AdminStory }) {
       const current = staleCurrent<AdminStory>(error);
       if (current) return setStale(current);
       toast.error(
-        error instanceof ApiError && error.code === "validation_failed"
-          ? `${errorText(error)} ${error.message}`
-          : errorText(error),
+        saveErrorText(error, {
+          titleEn: t("story.titleEn"),
+          titleAr: t("story.titleAr"),
+          subtitleEn: t("story.subtitleEn"),
+          subtitleAr: t("story.subtitleAr"),
+          videoUrl: t("story.videoSource"),
+        }),
       );
     }
   }
@@ -219,6 +215,64 @@ function StoryForm({ story }: { story?: AdminStory }) {
   );
 }
 
+/** Draft or published, with the way to the other state and to the family's-eye preview. */
+function PublishSection({ story }: { story: AdminStory }) {
+  const { t } = useTranslation("admin");
+  const client = useQueryClient();
+  const publish = usePublishStory();
+  const [confirming, setConfirming] = useState(false);
+  const title = currentLanguage() === "ar" ? story.titleAr : story.titleEn;
+
+  async function change(published: boolean) {
+    try {
+      const updated = await publish.mutateAsync({ id: story.id, published });
+      client.setQueryData(adminQueries.story(story.id).queryKey, updated);
+      toast.success(published ? t("story.published") : t("story.unpublished"));
+    } catch (error) {
+      const watched = error instanceof ApiError && (error.details as { reason?: unknown } | undefined)?.reason === "watched";
+      toast.error(watched ? t("story.watchedCannotUnpublish") : errorText(error));
+    }
+  }
+
+  return (
+    <section className="admin-card admin-section admin-publish" aria-labelledby="publish-title">
+      <h2 id="publish-title">{t("story.status")}</h2>
+      <p data-testid="story-status">{story.published ? t("story.statusPublished") : t("story.statusDraft")}</p>
+      <div className="admin-actions">
+        <Link className="admin-button" to={`/admin/stories/${story.id}/preview`}>
+          {t("story.openPreview")}
+        </Link>
+        {story.published ? (
+          <button type="button" className="admin-button" disabled={publish.isPending} onClick={() => void change(false)}>
+            {t("story.unpublish")}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="admin-button admin-button--primary"
+            disabled={publish.isPending}
+            onClick={() => setConfirming(true)}
+          >
+            {t("story.publish")}
+          </button>
+        )}
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        title={t("story.publishTitle", { title })}
+        body={<p>{t("story.publishBody")}</p>}
+        confirmLabel={t("story.publish")}
+        busy={publish.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={async () => {
+          setConfirming(false);
+          await change(true);
+        }}
+      />
+    </section>
+  );
+}
+
 function ThumbnailSection({ story }: { story: AdminStory }) {
   const { t } = useTranslation("admin");
   const client = useQueryClient();
@@ -240,211 +294,5 @@ function ThumbnailSection({ story }: { story: AdminStory }) {
         />
       </div>
     </section>
-  );
-}
-
-function QuestionsSection({ storyId }: { storyId: string }) {
-  const { t } = useTranslation("admin");
-  const query = useQuery(adminQueries.questions(storyId));
-  const add = useAddQuestion(storyId);
-  const reorder = useReorderQuestions(storyId);
-  const client = useQueryClient();
-
-  async function commit(questions: AdminQuestion[], next: AdminQuestion[]) {
-    try {
-      await reorder.mutateAsync({ ids: next.map((q) => q.id), expected: questions.map((q) => q.id) });
-    } catch (error) {
-      toast.error(errorText(error));
-      await client.invalidateQueries({ queryKey: adminQueries.questions(storyId).queryKey });
-    }
-  }
-
-  return (
-    <section className="admin-card admin-section" aria-labelledby="questions-title">
-      <h2 id="questions-title">{t("questions.title")}</h2>
-      <QueryView query={query}>
-        {(questions) => (
-          <>
-            {questions.length === 0 && <p className="admin-muted">{t("questions.empty")}</p>}
-            <ol className="admin-questions">
-              {questions.map((q, index) => (
-                <QuestionItem
-                  key={q.id}
-                  storyId={storyId}
-                  question={q}
-                  first={index === 0}
-                  last={index === questions.length - 1}
-                  onMove={(delta) => void commit(questions, move(questions, index, index + delta))}
-                />
-              ))}
-            </ol>
-          </>
-        )}
-      </QueryView>
-      <div className="admin-subcard">
-        <h3>{t("questions.add")}</h3>
-        <UploadField<UploadResult>
-          label={t("questions.addMedia")}
-          kind="video"
-          url={uploadTo("question-media")}
-          onUploaded={async (r) => {
-            try {
-              await add.mutateAsync(r.path);
-              toast.success(t("questions.added"));
-            } catch (error) {
-              toast.error(errorText(error));
-            }
-          }}
-        />
-      </div>
-    </section>
-  );
-}
-
-function QuestionItem({
-  storyId,
-  question,
-  first,
-  last,
-  onMove,
-}: {
-  storyId: string;
-  question: AdminQuestion;
-  first: boolean;
-  last: boolean;
-  onMove: (delta: number) => void;
-}) {
-  const { t } = useTranslation("admin");
-  const update = useUpdateQuestion(storyId);
-  const remove = useDeleteQuestion(storyId);
-  const removeAnswer = useDeleteAnswer(storyId);
-  const [confirming, setConfirming] = useState(false);
-  const ar = currentLanguage() === "ar";
-  const name = t("questions.number", { n: question.order });
-  return (
-    <li className="admin-question" data-testid="question">
-      <div className="admin-question__head">
-        <h3>{name}</h3>
-        <span className="admin-sortable__actions">
-          <button
-            type="button"
-            className="admin-icon-button"
-            aria-label={t("common.moveUp", { name })}
-            disabled={first}
-            onClick={() => onMove(-1)}
-          >
-            ↑
-          </button>
-          <button
-            type="button"
-            className="admin-icon-button"
-            aria-label={t("common.moveDown", { name })}
-            disabled={last}
-            onClick={() => onMove(1)}
-          >
-            ↓
-          </button>
-          <button
-            type="button"
-            className="admin-button admin-button--small admin-button--danger-outline"
-            onClick={() => setConfirming(true)}
-          >
-            {t("common.delete")}
-          </button>
-        </span>
-      </div>
-      <div className="admin-row">
-        <MediaPreview src={question.media} kind="video" label={name} />
-        <UploadField<UploadResult>
-          label={t("questions.replaceMedia")}
-          kind="video"
-          url={uploadTo("question-media")}
-          onUploaded={async (r) => {
-            await update.mutateAsync({ id: question.id, media: r.path });
-            toast.success(t("common.saved"));
-          }}
-        />
-      </div>
-      <h4>{t("questions.answers")}</h4>
-      {question.answers.length === 0 && <p className="admin-muted">{t("questions.noAnswers")}</p>}
-      <ul className="admin-answers">
-        {question.answers.map((a) => {
-          const who = ar ? a.characterNameAr : a.characterNameEn;
-          return (
-            <li key={a.id} className="admin-answer">
-              <strong>{who}</strong>
-              <MediaPreview src={a.audio} kind="audio" label={who} />
-              <button
-                type="button"
-                className="admin-link-button admin-danger-text"
-                aria-label={t("questions.deleteAnswer", { name: who })}
-                onClick={async () => {
-                  try {
-                    await removeAnswer.mutateAsync(a.id);
-                  } catch (error) {
-                    toast.error(errorText(error));
-                  }
-                }}
-              >
-                {t("common.delete")}
-              </button>
-            </li>
-          );
-        })}
-      </ul>
-      <AddAnswer storyId={storyId} questionId={question.id} />
-      <ConfirmDialog
-        open={confirming}
-        title={t("questions.deleteTitle", { n: question.order })}
-        body={<p>{t("questions.deleteBody")}</p>}
-        confirmLabel={t("common.delete")}
-        danger
-        busy={remove.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={async () => {
-          try {
-            await remove.mutateAsync(question.id);
-          } catch (error) {
-            toast.error(errorText(error));
-          }
-          setConfirming(false);
-        }}
-      />
-    </li>
-  );
-}
-
-function AddAnswer({ storyId, questionId }: { storyId: string; questionId: string }) {
-  const { t } = useTranslation("admin");
-  const add = useAddAnswer(storyId);
-  const choice = useCharacterChoice();
-  const { characterId } = choice;
-  if (choice.characters?.length === 0)
-    return (
-      <p className="admin-muted">
-        {t("questions.noCharacters")} <Link to="/admin/characters">{t("nav.characters")}</Link>
-      </p>
-    );
-  return (
-    <div className="admin-subcard">
-      <h4>{t("questions.addAnswer")}</h4>
-      <div className="admin-row">
-        <CharacterSelect choice={choice} />
-        <UploadField<UploadResult>
-          label={t("questions.answerAudio")}
-          kind="audio"
-          url={uploadTo("audio")}
-          onUploaded={async (r) => {
-            if (!characterId) return;
-            try {
-              await add.mutateAsync({ questionId, characterId, audio: r.path });
-              toast.success(t("questions.answerAdded"));
-            } catch (error) {
-              toast.error(errorText(error));
-            }
-          }}
-        />
-      </div>
-    </div>
   );
 }
