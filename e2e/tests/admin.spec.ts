@@ -147,20 +147,63 @@ test("an operator builds a story in the console and the user app follows", async
   await c.settle();
   await shot("admin-story-edit");
 
-  // Reorder: drag the new story (last) to the top, then down and up again with the arrow buttons.
+  // A new story is a draft: families do not see it; the console previews it as a family member would.
+  const title = lang === "ar" ? titleAr : titleEn;
+  const member = lang === "ar" ? memberAr : memberEn;
+  await expect(page.getByTestId("story-status")).toHaveText(s.story.statusDraft);
+  const user = await userApp(browser, person, lang);
+  await user.page.goto("/");
+  await expect(user.page.locator(".story-card").first()).toBeVisible();
+  await expect(user.page.locator(".story-card__title").filter({ hasText: title })).toHaveCount(0);
+  await page.getByRole("link", { name: s.story.openPreview }).click();
+  await expect(page.getByRole("heading", { level: 1, name: s.preview.title })).toBeVisible();
+  const preview = page.getByTestId("story-preview");
+  await expect(preview.locator(".story-card__title")).toHaveText(title);
+  await expect(preview.locator(".story-card")).toHaveAttribute("data-status", "Active");
+  await expect(preview.locator(".admin-answer").filter({ hasText: member })).toBeVisible();
+  await c.settle();
+  await shot("admin-story-preview");
+  // Publishing asks first; then the family's list has it at once.
+  await page.getByRole("link", { name: s.preview.backToEditor }).click();
+  await page.getByRole("button", { name: s.story.publish }).click();
+  const confirmPublish = page.getByRole("dialog", { name: s.story.publishTitle.replace("{{title}}", title) });
+  await expect(confirmPublish).toBeVisible();
+  await confirmPublish.getByRole("button", { name: s.story.publish }).click();
+  await expect(c.toast(s.story.published)).toBeVisible();
+  await expect(page.getByTestId("story-status")).toHaveText(s.story.statusPublished);
+  await user.page.reload();
+  await expect(user.page.locator(".story-card__title").filter({ hasText: title })).toHaveCount(1);
+
+  // Someone who has watched the first story, so moving a story before it affects them.
+  const watcher = await signUp(request);
+  const firstId = ((await (await request.get("/api/stories")).json()) as { id: string }[])[0]?.id as string;
+  const watched = await request.post(`/api/users/${watcher.userId}/watchStory/${firstId}`, {
+    headers: { authorization: `Bearer ${watcher.token}` },
+  });
+  expect(watched.status(), await watched.text()).toBe(200);
+
+  // Reorder: drag the new story (last published) to the top, then down and up again with the arrow buttons.
+  // Moving it before the watcher's story asks first, saying how many people it affects.
   await c.go(s.nav.stories, s.stories.title);
   const rows = c.storyRows();
-  const title = lang === "ar" ? titleAr : titleEn;
-  await expect(rows.last()).toContainText(title);
+  await expect(rows.filter({ hasText: title })).toHaveCount(1);
   const count = await rows.count();
+  const confirmMove = page.getByRole("dialog", { name: s.stories.moveTitle });
   // Both ends of the drag on screen at once (the demo program has 18+ stories).
   await page.setViewportSize({ width: LAPTOP.width, height: 320 + count * 90 });
-  await rows.last().dragTo(rows.first());
+  await rows.filter({ hasText: title }).dragTo(rows.first());
+  await expect(confirmMove).toBeVisible();
+  await expect(confirmMove.getByTestId("move-impact")).toContainText(/\d/);
+  await shot("admin-story-move-confirm");
+  await confirmMove.getByRole("button", { name: s.stories.moveConfirm }).click();
   await expect(rows.first()).toContainText(title);
   await expect(rows.first().locator(".admin-order")).toHaveText("1");
+  // Down past a story nobody watched after it: nobody affected, no question.
   await page.getByRole("button", { name: s.common.moveDown.replace("{{name}}", title) }).click();
   await expect(rows.nth(1)).toContainText(title);
   await page.getByRole("button", { name: s.common.moveUp.replace("{{name}}", title) }).click();
+  await expect(confirmMove).toBeVisible();
+  await confirmMove.getByRole("button", { name: s.stories.moveConfirm }).click();
   await expect(rows.first()).toContainText(title);
   await expect(rows).toHaveCount(count);
   const orders = await rows.locator(".admin-order").allTextContents();
@@ -171,7 +214,6 @@ test("an operator builds a story in the console and the user app follows", async
   await shot("admin-stories");
 
   // The user app: the story is first, active, with its thumbnail; its question plays the new answer.
-  const user = await userApp(browser, person, lang);
   await user.page.goto("/");
   const card = user.page.locator(".story-card").first();
   await expect(card.locator(".story-card__title")).toHaveText(title);
@@ -184,7 +226,7 @@ test("an operator builds a story in the console and the user app follows", async
     v.pause();
     v.dispatchEvent(new Event("ended"));
   });
-  await expect(user.page.locator(".answer").filter({ hasText: lang === "ar" ? memberAr : memberEn })).toBeVisible();
+  await expect(user.page.locator(".answer").filter({ hasText: member })).toBeVisible();
   // The person records a thought on the new story (through the token API, as the recorder would).
   const recorded = await request.post("/api/story/audio/add", {
     headers: { authorization: `Bearer ${person.token}` },
@@ -302,6 +344,7 @@ test("an operator builds a story in the console and the user app follows", async
   for (const action of [
     "story.create",
     "story.thumbnail",
+    "story.publish",
     "character.create",
     "question.create",
     "answer.create",
@@ -349,6 +392,91 @@ test("an operator builds a story in the console and the user app follows", async
     | unknown[]
     | { items?: unknown[] };
   expect(Array.isArray(kept) ? kept.length : (kept.items?.length ?? 0)).toBe(1);
+});
+
+/** A console signed in as the E2E operator in a browser context of its own (a second tab of theirs). */
+async function consoleTab(browser: Browser, lang: Lang): Promise<{ context: BrowserContext; c: Console }> {
+  const context = await browser.newContext({
+    baseURL: process.env.E2E_BASE_URL,
+    locale: lang === "ar" ? "ar" : "en-US",
+    viewport: LAPTOP,
+  });
+  await context.addInitScript((l: Lang) => localStorage.setItem("i18nextLng", l), lang);
+  const c = new Console(await context.newPage(), lang);
+  await c.signIn();
+  await c.submitSignIn();
+  return { context, c };
+}
+
+test("two tabs editing one story and one question: the second save is refused with the stored values shown", async ({
+  browser,
+  lang,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const s = ADMIN_STRINGS[lang];
+  const headers = { authorization: `Bearer ${await adminToken(request)}` };
+  const stamp = Date.now().toString(36);
+  const upload = async (purpose: string, file: string, mimeType: string) => {
+    const res = await request.post(`/api/admin/uploads/${purpose}`, {
+      headers,
+      multipart: { file: { name: file.split("/").pop() as string, mimeType, buffer: readFileSync(file) } },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    return ((await res.json()) as { path: string }).path;
+  };
+  const created = await request.post("/api/admin/stories", {
+    headers,
+    data: { titleEn: `E2E Tabs ${lang} ${stamp}`, titleAr: `تبويبان ${stamp}`, videoUrl: "https://youtu.be/hikaya", published: false },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  const storyId = ((await created.json()) as { id: string }).id;
+  const media = await upload("question-media", QUESTION_VIDEO, "video/mp4");
+  expect((await request.post(`/api/admin/stories/${storyId}/questions`, { headers, data: { media } })).status()).toBe(200);
+
+  const one = await consoleTab(browser, lang);
+  const two = await consoleTab(browser, lang);
+  for (const tab of [one, two]) {
+    await tab.c.page.goto(`/admin/stories/${storyId}`);
+    await expect(tab.c.page.getByTestId("question")).toHaveCount(1);
+  }
+
+  // The story: the first tab saves a new English title; the second tab's save is refused and shows it.
+  const firstTitle = `E2E Tabs first ${stamp}`;
+  await one.c.page.getByLabel(s.story.titleEn, { exact: true }).fill(firstTitle);
+  await one.c.page.getByRole("button", { name: s.common.save, exact: true }).click();
+  await expect(one.c.toast(s.story.updated)).toBeVisible();
+  await two.c.page.getByLabel(s.story.subtitleEn, { exact: true }).fill("second tab");
+  await two.c.page.getByRole("button", { name: s.common.save, exact: true }).click();
+  const storyNotice = two.c.page.getByTestId("stale-notice");
+  await expect(storyNotice.getByRole("heading", { name: s.conflict.title })).toBeVisible();
+  await expect(storyNotice).toContainText(firstTitle);
+
+  // A title of only spaces: refused, and the console says which field and why in the operator's language.
+  await one.c.page.getByLabel(s.story.titleAr, { exact: true }).fill("   ");
+  await one.c.page.getByRole("button", { name: s.common.save, exact: true }).click();
+  await expect(
+    one.c.toast(s.validation.field.replace("{{field}}", s.story.titleAr).replace("{{problem}}", s.validation.too_small)),
+  ).toBeVisible();
+
+  // The question: the first tab replaces its video; the second tab's replacement is refused with the stored one.
+  await one.c.page.getByTestId("question").getByLabel(s.questions.replaceMedia, { exact: true }).setInputFiles(VIDEO);
+  await expect(one.c.toast(s.common.saved)).toBeVisible({ timeout: 20_000 });
+  const stored = (await one.c.page.getByTestId("question").locator("video").first().getAttribute("src")) ?? "";
+  const storedName = stored.split("?")[0]?.split("/").pop() as string;
+  expect(storedName).toMatch(/\.mp4$/);
+  await two.c.page.getByTestId("question").getByLabel(s.questions.replaceMedia, { exact: true }).setInputFiles(VIDEO);
+  const questionNotice = two.c.page.getByTestId("question").getByTestId("stale-notice");
+  await expect(questionNotice.getByRole("heading", { name: s.conflict.title })).toBeVisible({ timeout: 20_000 });
+  await expect(questionNotice).toContainText(storedName);
+  await two.c.page.screenshot({ path: resolve(import.meta.dirname, "..", "screenshots", lang, "admin-question-stale.png") });
+  // Loading the current version puts the stored question on the page.
+  await questionNotice.getByRole("button", { name: s.conflict.reload }).click();
+  await expect(two.c.page.getByTestId("question").locator("video").first()).toHaveAttribute("src", new RegExp(storedName));
+
+  await one.context.close();
+  await two.context.close();
+  await request.delete(`/api/admin/stories/${storyId}`, { headers });
 });
 
 test("a non-admin is refused everywhere", async ({ page, lang, shot, request, browser }) => {
