@@ -12,6 +12,7 @@ import type {
   AdminSettings,
   AdminStory,
   AdminUserDetail,
+  AnswerInput,
   AuditEntry,
   CharacterInput,
   DocumentKey,
@@ -196,6 +197,12 @@ export const useAddAnswer = (storyId: string) =>
       ["admin", "questions", storyId],
       ["admin", "characters"],
     ],
+  );
+export const useUpdateAnswer = (storyId: string) =>
+  useAdminMutation(
+    ({ id, input }: { id: string; input: AnswerInput }) =>
+      consoleApi<AdminQuestion[]>(`/admin/answers/${id}`, { method: "PUT", body: input }),
+    [["admin", "questions", storyId]],
   );
 export const useDeleteAnswer = (storyId: string) =>
   useAdminMutation(

@@ -15,6 +15,7 @@ import {
   useDeleteQuestion,
   useReorderAnswers,
   useReorderQuestions,
+  useUpdateAnswer,
   useUpdateQuestion,
 } from "../api.ts";
 import { CharacterSelect, useCharacterChoice } from "../components/character-select.tsx";
@@ -224,38 +225,16 @@ function AnswerList({ storyId, question }: { storyId: string; question: AdminQue
     <>
       <ul className="admin-answers">
         {answers.map((a, index) => (
-          <li key={a.id} className="admin-answer" data-testid="answer">
-            <strong>{who(a)}</strong>
-            <MediaPreview src={a.audio} kind="audio" label={who(a)} />
-            <span className="admin-sortable__actions">
-              <button
-                type="button"
-                className="admin-icon-button"
-                aria-label={t("common.moveUp", { name: who(a) })}
-                disabled={index === 0 || reorder.isPending}
-                onClick={() => void commit(move(answers, index, index - 1))}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                className="admin-icon-button"
-                aria-label={t("common.moveDown", { name: who(a) })}
-                disabled={index === answers.length - 1 || reorder.isPending}
-                onClick={() => void commit(move(answers, index, index + 1))}
-              >
-                ↓
-              </button>
-              <button
-                type="button"
-                className="admin-link-button admin-danger-text"
-                aria-label={t("questions.deleteAnswer", { name: who(a) })}
-                onClick={() => setPendingDelete(a)}
-              >
-                {t("common.delete")}
-              </button>
-            </span>
-          </li>
+          <AnswerItem
+            key={a.id}
+            storyId={storyId}
+            answer={a}
+            first={index === 0}
+            last={index === answers.length - 1}
+            busy={reorder.isPending}
+            onMove={(delta) => void commit(move(answers, index, index + delta))}
+            onDelete={() => setPendingDelete(a)}
+          />
         ))}
       </ul>
       <ConfirmDialog
@@ -277,6 +256,93 @@ function AnswerList({ storyId, question }: { storyId: string; question: AdminQue
         }}
       />
     </>
+  );
+}
+
+/** One answer: play it, move it, replace its recording (a versioned save), or delete it. */
+function AnswerItem({
+  storyId,
+  answer,
+  first,
+  last,
+  busy,
+  onMove,
+  onDelete,
+}: {
+  storyId: string;
+  answer: AdminAnswer;
+  first: boolean;
+  last: boolean;
+  busy: boolean;
+  onMove: (delta: number) => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation("admin");
+  const update = useUpdateAnswer(storyId);
+  const [stale, setStale] = useState<AdminAnswer | null>(null);
+  const ar = currentLanguage() === "ar";
+  const who = (a: AdminAnswer) => (ar ? a.characterNameAr : a.characterNameEn);
+  return (
+    <li className="admin-answer" data-testid="answer">
+      <strong>{who(answer)}</strong>
+      <MediaPreview src={answer.audio} kind="audio" label={who(answer)} />
+      <span className="admin-sortable__actions">
+        <button
+          type="button"
+          className="admin-icon-button"
+          aria-label={t("common.moveUp", { name: who(answer) })}
+          disabled={first || busy}
+          onClick={() => onMove(-1)}
+        >
+          ↑
+        </button>
+        <button
+          type="button"
+          className="admin-icon-button"
+          aria-label={t("common.moveDown", { name: who(answer) })}
+          disabled={last || busy}
+          onClick={() => onMove(1)}
+        >
+          ↓
+        </button>
+        <button
+          type="button"
+          className="admin-link-button admin-danger-text"
+          aria-label={t("questions.deleteAnswer", { name: who(answer) })}
+          onClick={onDelete}
+        >
+          {t("common.delete")}
+        </button>
+      </span>
+      <UploadField<UploadResult>
+        label={t("questions.replaceAnswer", { name: who(answer) })}
+        kind="audio"
+        url={uploadTo("audio")}
+        onUploaded={async (r) => {
+          try {
+            await update.mutateAsync({
+              id: answer.id,
+              input: { characterId: answer.characterId, audio: r.path, version: answer.version },
+            });
+            setStale(null);
+            toast.success(t("common.saved"));
+          } catch (error) {
+            const current = staleCurrent<AdminAnswer>(error);
+            if (current) setStale(current);
+            else toast.error(errorText(error));
+          }
+        }}
+      />
+      {stale && (
+        <StaleNotice
+          queryKey={adminQueries.questions(storyId).queryKey}
+          rows={[
+            { label: t("questions.character"), value: who(stale) },
+            { label: t("questions.answerAudio"), value: fileName(stale.audio) },
+          ]}
+        />
+      )}
+    </li>
   );
 }
 
