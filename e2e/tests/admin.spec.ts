@@ -196,7 +196,11 @@ test("an operator builds a story in the console and the user app follows", async
   // The count is worded in the operator's language (any plural form: others' watchers may add to it).
   const moveBodies = Object.entries(s.stories)
     .filter(([key]) => key.startsWith("moveBody_"))
-    .map(([, text]) => String(text).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("\\{\\{count\\}\\}", "\\d+"));
+    .map(([, text]) =>
+      String(text)
+        .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        .replace("\\{\\{count\\}\\}", "\\d+"),
+    );
   await expect(confirmMove.getByTestId("move-impact")).toHaveText(new RegExp(`^(${moveBodies.join("|")})$`));
   await shot("admin-story-move-confirm");
   await confirmMove.getByRole("button", { name: s.stories.moveConfirm }).click();
@@ -431,7 +435,12 @@ test("two tabs editing one story and one question: the second save is refused wi
   };
   const created = await request.post("/api/admin/stories", {
     headers,
-    data: { titleEn: `E2E Tabs ${lang} ${stamp}`, titleAr: `تبويبان ${stamp}`, videoUrl: "https://youtu.be/hikaya", published: false },
+    data: {
+      titleEn: `E2E Tabs ${lang} ${stamp}`,
+      titleAr: `تبويبان ${stamp}`,
+      videoUrl: "https://youtu.be/hikaya",
+      published: false,
+    },
   });
   expect(created.status(), await created.text()).toBe(200);
   const storyId = ((await created.json()) as { id: string }).id;
