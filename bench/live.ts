@@ -1,0 +1,292 @@
+/**
+ * Live chat at scale (issue 15), part of `npm run bench -- messages`: N open SSE connections (2,000 and 5,000;
+ * family tabs, one to three per family, and facilitator tabs following every conversation) on the real app and on
+ * a minimal node:http SSE broadcaster that routes the same messages to the same connections. Each server is its
+ * own process (pinned to core 0 where taskset exists; this process, the load, to core 1), so memory is read from
+ * /proc/<pid>/status for it alone.
+ *
+ * Figures per N: RSS per open connection (after a forced GC; the average over all of them, and the growth from
+ * half to all of them, which leaves out the heap's own one-off growth), and a burst of messages
+ * (closed loop, SEND_CONCURRENCY in flight) timed from the start of each send to its arrival on every connection
+ * it belongs to: p50/p99, lost, duplicated and misrouted deliveries. App and baseline bursts alternate
+ * (LIVE_ROUNDS each); the spread between a side's rounds is the noise a miss must exceed to fail the run.
+ */
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { cores, FACILITATORS, type Person, PIN, rssOf, type Server, spawnServer, stop } from "./live-servers.ts";
+
+const CMD = "npm run bench -- messages";
+const SIZES = (process.env.LIVE_SIZES ?? "2000,5000").split(",").map(Number);
+const ROUNDS = Number(process.env.LIVE_ROUNDS ?? 3);
+const BURST = Number(process.env.LIVE_BURST ?? 400);
+const SEND_CONCURRENCY = 16;
+/** Five tabs per facilitator account (the per-account cap); the rest are family tabs. */
+const TABS_PER_FACILITATOR = 5;
+const GOAL_RSS_KB = 25;
+const GOAL_P99_RATIO = 1.2;
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+// ── the load ─────────────────────────────────────────────────────────────────────────────────────
+
+interface Conn {
+  /** The family it follows, or null for a facilitator tab (every conversation). */
+  family: string | null;
+  seen: Set<string>;
+  duplicates: number;
+  close(): void;
+}
+
+/** A raw SSE reader over node:http (cheap on the client side, so thousands of them stay honest). */
+function openStream(server: Server, who: Person, family: string | null, onEvent: (clientId: string) => void) {
+  const path =
+    server.kind === "baseline"
+      ? `/stream${family ? `?user=${family}` : ""}`
+      : `${family ? "/api/messages/stream" : "/api/admin/messages/stream"}?access_token=${who.token}`;
+  return new Promise<Conn>((resolve, reject) => {
+    const conn: Conn = { family, seen: new Set(), duplicates: 0, close: () => req.destroy() };
+    const req = httpRequest(`${server.url}${path}`, { agent: false }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`${server.kind} stream answered ${res.statusCode}`));
+      res.setEncoding("utf8");
+      let buffer = "";
+      res.on("data", (chunk: string) => {
+        buffer += chunk;
+        let end = buffer.indexOf("\n\n");
+        while (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (block.startsWith("event: ready") || block.includes("\nevent: ready")) resolve(conn);
+          else if (block.includes("\nevent: message")) {
+            const { clientId } = JSON.parse(block.slice(block.indexOf("data: ") + 6)) as { clientId: string };
+            if (conn.seen.has(clientId)) conn.duplicates++;
+            conn.seen.add(clientId);
+            onEvent(clientId);
+          }
+          end = buffer.indexOf("\n\n");
+        }
+      });
+      res.on("error", () => undefined);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+/** Who holds which tab: every family one, some two or three; five tabs per facilitator account. */
+function tabPlan(n: number) {
+  const familyTabs = n - FACILITATORS * TABS_PER_FACILITATOR;
+  const families = Math.ceil(familyTabs / 2);
+  const tabs: { family: number | null; facilitator: number | null }[] = [];
+  for (let i = 0; i < familyTabs; i++) tabs.push({ family: i % families, facilitator: null });
+  for (let f = 0; f < FACILITATORS; f++)
+    for (let i = 0; i < TABS_PER_FACILITATOR; i++) tabs.push({ family: null, facilitator: f });
+  return { families, tabs };
+}
+
+async function openAll(server: Server, plan: ReturnType<typeof tabPlan>, onEvent: (clientId: string) => void) {
+  const conns: Conn[] = [];
+  for (let i = 0; i < plan.tabs.length; i += 100) {
+    const batch = plan.tabs.slice(i, i + 100).map((t) => {
+      if (t.family !== null) {
+        const who = server.families[t.family] as Person;
+        return openStream(server, who, who.id, onEvent);
+      }
+      return openStream(server, server.facilitators[t.facilitator ?? 0] as Person, null, onEvent);
+    });
+    conns.push(...(await Promise.all(batch)));
+  }
+  return conns;
+}
+
+async function post(url: string, path: string, token: string, body: unknown) {
+  const res = await fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  await res.arrayBuffer();
+}
+
+interface BurstResult {
+  p50: number;
+  p99: number;
+  lost: number;
+  duplicated: number;
+  misrouted: number;
+  deliveries: number;
+}
+
+/** One burst: BURST messages, nine in ten from families, one in ten a facilitator's reply. */
+async function burst(server: Server, conns: Conn[], sentAt: Map<string, number>, latencies: number[]): Promise<BurstResult> {
+  for (const c of conns) {
+    c.seen.clear();
+    c.duplicates = 0;
+  }
+  latencies.length = 0;
+  sentAt.clear();
+  const families = new Set(conns.map((c) => c.family).filter((f): f is string => f !== null));
+  const familyOf = new Map(server.families.map((p) => [p.id, p]));
+  const present = [...families].map((id) => familyOf.get(id) as Person);
+  const plan = Array.from({ length: BURST }, (_, i) => ({
+    family: present[Math.floor(Math.random() * present.length)] as Person,
+    staff: i % 10 === 9 ? (server.facilitators[i % FACILITATORS] as Person) : null,
+    clientId: `b${randomUUID().replaceAll("-", "")}`.slice(0, 40),
+  }));
+  const conversationOf = new Map<string, string>();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: SEND_CONCURRENCY }, async () => {
+      while (next < plan.length) {
+        const m = plan[next++];
+        if (!m) break;
+        conversationOf.set(m.clientId, m.family.id);
+        sentAt.set(m.clientId, performance.now());
+        const text = `bench message ${m.clientId}`;
+        if (server.kind === "baseline") {
+          const from = m.staff ?? m.family;
+          await post(server.url, "/send", "-", {
+            to: m.family.id,
+            from: from.id,
+            role: m.staff ? "facilitator" : "user",
+            message: text,
+            clientId: m.clientId,
+          });
+        } else {
+          const body = { message: text, messageType: "text", clientId: m.clientId };
+          await (m.staff
+            ? post(server.url, `/api/admin/conversations/${m.family.id}/messages`, m.staff.token, body)
+            : post(server.url, "/api/message/send", m.family.token, body));
+        }
+      }
+    }),
+  );
+  const expectedFor = (c: Conn) =>
+    c.family === null ? conversationOf.size : [...conversationOf.values()].filter((u) => u === c.family).length;
+  const expected = conns.reduce((n, c) => n + expectedFor(c), 0);
+  // Waits for the deliveries to stop arriving (bounded), then counts.
+  const deadline = Date.now() + 30_000;
+  let last = -1;
+  let still = 0;
+  while (Date.now() < deadline) {
+    const got = conns.reduce((n, c) => n + c.seen.size, 0);
+    if (got >= expected) break;
+    still = got === last ? still + 1 : 0;
+    if (still >= 20) break; // two seconds without a single new delivery
+    last = got;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // Late duplicates would arrive right after: give them a moment to show.
+  await new Promise((r) => setTimeout(r, 200));
+  let lost = 0;
+  let duplicated = 0;
+  let misrouted = 0;
+  for (const c of conns) {
+    duplicated += c.duplicates;
+    for (const [clientId, owner] of conversationOf)
+      if ((c.family === null || c.family === owner) && !c.seen.has(clientId)) lost++;
+    for (const clientId of c.seen) if (c.family !== null && conversationOf.get(clientId) !== c.family) misrouted++;
+  }
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: pct(sorted, 50), p99: pct(sorted, 99), lost, duplicated, misrouted, deliveries: expected };
+}
+
+async function atSize(n: number) {
+  const { fail, report } = await import("./lib.ts");
+  const plan = tabPlan(n);
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const onEvent = (clientId: string) => {
+    const t0 = sentAt.get(clientId);
+    if (t0 !== undefined) latencies.push(performance.now() - t0);
+  };
+  const servers: Server[] = [];
+  const conns = new Map<Server["kind"], Conn[]>();
+  const rss = new Map<Server["kind"], { average: number; marginal: number }>();
+  try {
+    // Memory: each server alone (the other idle, without connections): RSS with none, half and all of them open.
+    for (const kind of ["app", "baseline"] as const) {
+      const server = await spawnServer(kind, plan.families);
+      servers.push(server);
+      const none = await rssOf(server);
+      const half = Math.floor(plan.tabs.length / 2);
+      const first = await openAll(server, { ...plan, tabs: plan.tabs.slice(0, half) }, onEvent);
+      const mid = await rssOf(server);
+      const second = await openAll(server, { ...plan, tabs: plan.tabs.slice(half) }, onEvent);
+      const all = await rssOf(server);
+      conns.set(kind, [...first, ...second]);
+      rss.set(kind, { average: (all - none) / n / 1024, marginal: (all - mid) / (n - half) / 1024 });
+    }
+    // One unmeasured burst each (JIT, first allocations), then the measured bursts, alternating sides.
+    for (const server of servers) await burst(server, conns.get(server.kind) ?? [], sentAt, latencies);
+    const results = new Map<Server["kind"], BurstResult[]>([
+      ["app", []],
+      ["baseline", []],
+    ]);
+    for (let r = 0; r < ROUNDS; r++)
+      for (const server of servers)
+        results.get(server.kind)?.push(await burst(server, conns.get(server.kind) ?? [], sentAt, latencies));
+    const app = results.get("app") ?? [];
+    const base = results.get("baseline") ?? [];
+    const appRss = rss.get("app") ?? { average: 0, marginal: 0 };
+    const baseRss = rss.get("baseline") ?? { average: 0, marginal: 0 };
+    report(
+      `live: RSS per open SSE connection at ${n.toLocaleString("en")} connections, /proc after GC: average over all | growth from ${n / 2} to ${n} (app; bare node:http broadcaster)`,
+      `${appRss.average.toFixed(1)} KB | ${appRss.marginal.toFixed(1)} KB; ${baseRss.average.toFixed(1)} KB | ${baseRss.marginal.toFixed(1)} KB (goal ≤ ${GOAL_RSS_KB} KB)`,
+      CMD,
+    );
+    // The average carries the heap's own growth steps (young generation, arenas) spread over the connections; the
+    // growth over the second half is what one more connection costs. A miss needs both over the goal.
+    const appKb = Math.min(appRss.average, appRss.marginal);
+    if (appKb > GOAL_RSS_KB) fail(`live RSS per connection at ${n}: ${appKb.toFixed(1)} KB > ${GOAL_RSS_KB} KB`);
+
+    const appP99 = median(app.map((x) => x.p99));
+    const baseP99 = median(base.map((x) => x.p99));
+    const ratio = appP99 / baseP99;
+    // Noise: the widest relative spread between one side's rounds.
+    const spread = (xs: number[]) => (xs.length > 1 ? (Math.max(...xs) - Math.min(...xs)) / median(xs) : 0);
+    const noise = Math.max(spread(app.map((x) => x.p99)), spread(base.map((x) => x.p99)));
+    const sum = (xs: BurstResult[], k: "lost" | "duplicated" | "misrouted") => xs.reduce((s, x) => s + x[k], 0);
+    report(
+      `live: burst of ${BURST} messages (${SEND_CONCURRENCY} in flight) to ${n.toLocaleString("en")} connections, send→delivery p50 / p99, median of ${ROUNDS} alternating rounds (app | bare broadcaster)`,
+      `${median(app.map((x) => x.p50)).toFixed(1)} / ${appP99.toFixed(1)} ms | ${median(base.map((x) => x.p50)).toFixed(1)} / ${baseP99.toFixed(1)} ms: p99 ratio ${ratio.toFixed(2)} (goal ≤ ${GOAL_P99_RATIO}, round spread ±${(noise * 100).toFixed(0)} %); ${app[0]?.deliveries ?? 0} deliveries a round`,
+      CMD,
+    );
+    if (ratio > GOAL_P99_RATIO * (1 + noise))
+      fail(
+        `live burst p99 at ${n}: ${ratio.toFixed(2)}× the bare broadcaster > ${GOAL_P99_RATIO}× (noise ±${(noise * 100).toFixed(0)} %)`,
+      );
+    const wrong = { lost: sum(app, "lost"), duplicated: sum(app, "duplicated"), misrouted: sum(app, "misrouted") };
+    report(
+      `live: app deliveries at ${n.toLocaleString("en")} connections over ${ROUNDS} bursts`,
+      `lost ${wrong.lost}, duplicated ${wrong.duplicated}, misrouted ${wrong.misrouted} (baseline: lost ${sum(base, "lost")}, duplicated ${sum(base, "duplicated")})`,
+      CMD,
+    );
+    if (wrong.lost || wrong.duplicated || wrong.misrouted) fail(`live delivery at ${n}: not every message exactly once`);
+  } finally {
+    for (const list of conns.values()) for (const c of list) c.close();
+    for (const s of servers) await stop(s);
+  }
+}
+
+export async function benchLive() {
+  console.log(
+    `live: ${SIZES.join(" and ")} SSE connections, app vs a bare node:http broadcaster, ` +
+      (PIN ? "servers on core 0, load on core 1 (taskset)" : "NOT pinned"),
+  );
+  if (PIN) execFileSync("taskset", ["-pc", "1", String(process.pid)], { stdio: "ignore" });
+  try {
+    for (const n of SIZES) await atSize(n);
+  } finally {
+    if (PIN) execFileSync("taskset", ["-pc", `0-${cores() - 1}`, String(process.pid)], { stdio: "ignore" });
+  }
+}
+
+if (import.meta.main) {
+  const { printTable, failures } = await import("./lib.ts");
+  await benchLive();
+  printTable();
+  process.exit(failures.length ? 1 : 0);
+}
