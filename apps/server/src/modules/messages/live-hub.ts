@@ -14,6 +14,8 @@ export interface LiveConnection {
   userId: string | null;
   /** The highest message id already written to it; only larger ids are sent, so nothing twice. */
   lastSentId: number;
+  /** Hub-owned: rows that arrived while the connection was replaying, sent once the replay is done. */
+  replaying?: MessageRow[] | null;
   /** Writes one event; `frame` is the message already serialised as SSE (shared by every connection). */
   send(frame: string): void;
   /** Optional write batching: frames sent between cork and uncork leave in one write. */
@@ -60,7 +62,7 @@ export class LiveHub {
     this.#cursor = await maxMessageId(this.#db);
     this.#unsubscribe = await this.#bus.subscribe(
       MESSAGES_CHANNEL,
-      () => this.poke(),
+      (payload) => this.#signalled(payload),
       () => this.poke(),
     );
     this.#timer = setInterval(() => {
@@ -73,10 +75,29 @@ export class LiveHub {
     return this.#all.size + [...this.#byUser.values()].reduce((n, s) => n + s.size, 0);
   }
 
-  /** Tell every replica a message was stored (payload: id and conversation, for logs and tools). */
+  /**
+   * Delivers a message this process just stored, and tells every replica (payload: its id and conversation).
+   * When it is the very next id after the last one dispatched, nothing can be missing before it (ids commit in
+   * order), so it goes out from memory without a read; otherwise the hub reads everything after its cursor.
+   */
   async announce(row: MessageRow) {
-    this.poke();
+    if (!this.#closed && !this.#pumping && row.id === this.#cursor + 1) {
+      this.#cursor = row.id;
+      this.#dispatch(row, null);
+    } else this.poke();
     await this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id }));
+  }
+
+  /** A bus signal for an id already dispatched (this process's own message coming back) needs no read. */
+  #signalled(payload: string) {
+    let id = Number.NaN;
+    try {
+      id = Number((JSON.parse(payload) as { id?: unknown }).id);
+    } catch {
+      // Not ours to interpret: read.
+    }
+    if (Number.isInteger(id) && id <= this.#cursor) return;
+    this.poke();
   }
 
   /** Read and dispatch everything new; coalesces signals that arrive while a read is running. */
@@ -92,9 +113,10 @@ export class LiveHub {
           this.#again = false;
           for (;;) {
             const rows = await listMessagesAfter(this.#db, null, this.#cursor, BATCH);
-            if (rows.length > 1) this.#each((c) => c.cork?.());
-            for (const row of rows) this.#dispatch(row);
-            if (rows.length > 1) this.#each((c) => c.uncork?.());
+            // Several rows at once (a burst): each connection's share leaves in one write.
+            const corked = rows.length > 1 ? new Set<Registered>() : null;
+            for (const row of rows) this.#dispatch(row, corked);
+            for (const conn of corked ?? []) conn.uncork?.();
             if (rows.length > 0) this.#cursor = rows[rows.length - 1]?.id ?? this.#cursor;
             if (rows.length < BATCH) break;
           }
@@ -107,24 +129,27 @@ export class LiveHub {
     })();
   }
 
-  #each(fn: (conn: Registered) => void) {
-    for (const conn of this.#all) fn(conn);
-    for (const set of this.#byUser.values()) for (const conn of set) fn(conn);
-  }
-
-  #dispatch(row: MessageRow) {
-    const targets = [...(this.#byUser.get(row.user_id) ?? []), ...this.#all];
-    if (targets.length === 0) return;
+  #dispatch(row: MessageRow, corked: Set<Registered> | null) {
+    const own = this.#byUser.get(row.user_id);
+    if (!own && this.#all.size === 0) return;
+    // Serialised once for every connection it goes to.
     let frame: string | null = null;
-    for (const conn of targets) {
-      if (conn.replaying) {
-        conn.replaying.push(row);
-        continue;
+    for (const set of [own, this.#all]) {
+      if (!set) continue;
+      for (const conn of set) {
+        if (conn.replaying) {
+          conn.replaying.push(row);
+          continue;
+        }
+        if (row.id <= conn.lastSentId) continue;
+        frame ??= sseFrame(this.#toChat(row));
+        conn.lastSentId = row.id;
+        if (corked && !corked.has(conn)) {
+          corked.add(conn);
+          conn.cork?.();
+        }
+        conn.send(frame);
       }
-      if (row.id <= conn.lastSentId) continue;
-      frame ??= sseFrame(this.#toChat(row));
-      conn.lastSentId = row.id;
-      conn.send(frame);
     }
   }
 

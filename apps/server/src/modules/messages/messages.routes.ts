@@ -24,7 +24,7 @@ import { notifyReply } from "../reminders/push.service.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
 import { MessagesService, type Sender, type SendInput, toChatMessage, VOICE_BUCKET } from "./messages.service.ts";
-import { openLiveStream } from "./messages.stream.ts";
+import { LiveStreams, openLiveStream } from "./messages.stream.ts";
 
 const PRIVATE_CACHE = "private, max-age=3600";
 const pageQuery = z.object({
@@ -54,9 +54,9 @@ export async function messageRoutes(fastify: FastifyInstance) {
   const hub = new LiveHub(db, bus, toChatMessage);
   await hub.start();
   const service = new MessagesService(db, database.dialect, storage, hub);
-  const streams = new Set<() => void>();
+  const streams = new LiveStreams((sessionId) => app.deps.auth.sessions.isActive(sessionId));
   app.addHook("preClose", async () => {
-    for (const end of [...streams]) end();
+    streams.close();
     await hub.close();
   });
 

@@ -1,11 +1,176 @@
+import type { ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AppError, forbidden, unauthorized } from "../../errors.ts";
 import { accessTokenOf, operatorRoleOf } from "../auth/guards.ts";
-import type { LiveHub } from "./live-hub.ts";
+import type { LiveConnection, LiveHub } from "./live-hub.ts";
 
 const HEARTBEAT_MS = 25_000;
 /** How long a browser waits before reconnecting (EventSource `retry:`). */
 const RETRY_MS = 1500;
+
+/** One HTTP/1.1 chunk (the response is chunked, as Node would frame it), as bytes ready for the socket. */
+const chunk = (text: string) => {
+  const body = Buffer.from(text);
+  return Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n")]);
+};
+const PING_TEXT = ": ping\n\n";
+const PING = chunk(PING_TEXT);
+const LAST_CHUNK = Buffer.from("0\r\n\r\n");
+const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+};
+
+/**
+ * The hub hands every connection of one event the same frame string, one connection after another; framing and
+ * encoding it once here means a delivery is a single socket write of shared bytes, whatever the fan-out.
+ */
+let lastFrame = "";
+let lastBytes = chunk("");
+function bytesOf(frame: string): Buffer {
+  if (frame !== lastFrame) {
+    lastFrame = frame;
+    lastBytes = chunk(frame);
+  }
+  return lastBytes;
+}
+
+const STREAM = Symbol("hikaya.liveStream");
+type StreamSocket = Socket & { [STREAM]?: LiveStream };
+
+function endStreamOfSocket(this: StreamSocket) {
+  this[STREAM]?.end();
+}
+
+/**
+ * One open stream. Thousands stay open for hours, so each is one small object writing straight to its socket:
+ * no timer, no closures, no Node/Fastify response buffering per stream (the response head and the chunk framing
+ * are written here, in the format ServerResponse would use). A response without a TCP socket of its own (an
+ * injected request) goes through ServerResponse as usual.
+ */
+class LiveStream implements LiveConnection {
+  userId: string | null;
+  lastSentId = 0;
+  replaying: LiveConnection["replaying"] = null;
+  closed = false;
+  remove: (() => void) | null = null;
+  readonly sessionId: string;
+  /** Token expiry, ms since the epoch (0: none). */
+  readonly expiresAt: number;
+  readonly #streams: LiveStreams;
+  readonly #socket: StreamSocket | null;
+  readonly #raw: ServerResponse;
+
+  constructor(
+    streams: LiveStreams,
+    raw: ServerResponse,
+    socket: Socket | null,
+    who: { userId: string | null; sessionId: string; expiresAt: number },
+  ) {
+    this.#streams = streams;
+    this.#raw = raw;
+    this.#socket = socket;
+    this.userId = who.userId;
+    this.sessionId = who.sessionId;
+    this.expiresAt = who.expiresAt;
+  }
+
+  send(frame: string) {
+    if (this.closed) return;
+    if (this.#socket) this.#socket.write(bytesOf(frame));
+    else this.#raw.write(frame);
+  }
+
+  ping() {
+    if (this.closed) return;
+    if (this.#socket) this.#socket.write(PING);
+    else this.#raw.write(PING_TEXT);
+  }
+
+  cork() {
+    this.#socket?.cork();
+  }
+
+  uncork() {
+    this.#socket?.uncork();
+  }
+
+  /** Ends the response properly (last chunk) and closes the connection; the browser then reconnects. */
+  end() {
+    if (this.closed) return;
+    this.closed = true;
+    this.remove?.();
+    this.#streams.delete(this);
+    const socket = this.#socket;
+    if (!socket) {
+      if (!this.#raw.writableEnded) this.#raw.end();
+      return;
+    }
+    socket.off("close", endStreamOfSocket);
+    socket[STREAM] = undefined;
+    if (!socket.destroyed && socket.writable) socket.end(LAST_CHUNK);
+    else socket.destroy();
+  }
+}
+
+/**
+ * The open streams of this process. One timer for all of them: it keeps proxies from timing the streams out and
+ * ends each once its session is signed out or its token expires; the browser then reconnects with its current
+ * token (or is refused).
+ */
+export class LiveStreams {
+  readonly #open = new Set<LiveStream>();
+  readonly #isActive: (sessionId: string) => Promise<boolean>;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(isActive: (sessionId: string) => Promise<boolean>, heartbeatMs = HEARTBEAT_MS) {
+    this.#isActive = isActive;
+    this.#timer = setInterval(() => this.heartbeat(), heartbeatMs);
+    this.#timer.unref();
+  }
+
+  get size() {
+    return this.#open.size;
+  }
+
+  add(stream: LiveStream) {
+    this.#open.add(stream);
+  }
+
+  delete(stream: LiveStream) {
+    this.#open.delete(stream);
+  }
+
+  /** Pings every stream, ends the expired ones, then those whose session ended (one check per session). */
+  heartbeat(now = Date.now()) {
+    const bySession = new Map<string, LiveStream[]>();
+    for (const stream of [...this.#open]) {
+      if (stream.expiresAt && stream.expiresAt <= now) {
+        stream.end();
+        continue;
+      }
+      stream.ping();
+      const list = bySession.get(stream.sessionId);
+      if (list) list.push(stream);
+      else bySession.set(stream.sessionId, [stream]);
+    }
+    for (const [sessionId, list] of bySession)
+      this.#isActive(sessionId).then(
+        (active) => {
+          if (!active) for (const stream of list) stream.end();
+        },
+        () => undefined,
+      );
+  }
+
+  close() {
+    clearInterval(this.#timer);
+    for (const stream of [...this.#open]) stream.end();
+  }
+}
 
 /**
  * Server-Sent Events. EventSource cannot set headers, so this endpoint alone also takes the token
@@ -18,7 +183,7 @@ export async function openLiveStream(
   reply: FastifyReply,
   hub: LiveHub,
   scope: "own" | "all",
-  streams: Set<() => void>,
+  streams: LiveStreams,
 ) {
   const query = request.query as Record<string, string | undefined>;
   const token = accessTokenOf(request) ?? (query.access_token || null);
@@ -31,65 +196,48 @@ export async function openLiveStream(
 
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache, no-transform",
-    connection: "keep-alive",
-    "x-accel-buffering": "no",
-  });
-  raw.write(`retry: ${RETRY_MS}\n\n`);
-  let closed = false;
-  let remove: (() => void) | null = null;
-  // Keeps proxies from timing the stream out, and ends it once the session is signed out or the token
-  // expires; the browser then reconnects with its current token.
-  const heartbeat = setInterval(() => {
-    if (typeof claims.exp === "number" && claims.exp * 1000 <= Date.now()) return end();
-    raw.write(": ping\n\n");
-    sessions.isActive(claims.session_id).then(
-      (active) => {
-        if (!active) end();
-      },
-      () => undefined,
-    );
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  const end = () => {
-    if (closed) return;
-    closed = true;
-    clearInterval(heartbeat);
-    remove?.();
-    streams.delete(end);
-    if (!raw.writableEnded) raw.end();
-  };
-  streams.add(end);
-  raw.on("close", end);
-  raw.on("error", end);
+  const socket = raw.socket instanceof Socket ? (raw.socket as StreamSocket) : null;
+  if (socket?.destroyed) return;
+  if (socket) {
+    // The head as ServerResponse would write it (the headers hooks set on the response, such as the security
+    // headers, then the stream's own), but one flat string written once: Node keeps the head it builds for as
+    // long as the response lives, as a rope of every piece (about 2.5 KB a stream).
+    const head = ["HTTP/1.1 200 OK"];
+    for (const [name, value] of Object.entries(raw.getHeaders()))
+      for (const v of Array.isArray(value) ? value : [value]) head.push(`${name}: ${v}`);
+    for (const [name, value] of Object.entries(SSE_HEADERS)) head.push(`${name}: ${value}`);
+    head.push(`date: ${new Date().toUTCString()}`, "transfer-encoding: chunked");
+    socket.write(`${head.join("\r\n")}\r\n\r\n`);
+    socket.write(chunk(`retry: ${RETRY_MS}\n\n`));
+  } else {
+    raw.writeHead(200, SSE_HEADERS);
+    raw.write(`retry: ${RETRY_MS}\n\n`);
+  }
 
   // A facilitator's view of one conversation follows only it (`?conversation=<user id>`), so its replay
   // after a reconnect reads that conversation, not every message since.
   const only = scope === "all" && query.conversation ? query.conversation : null;
-  const conn = {
+  const stream = new LiveStream(streams, raw, socket, {
     userId: scope === "all" ? only : claims.sub,
-    lastSentId: 0,
-    send(frame: string) {
-      if (!closed) raw.write(frame);
-    },
-    cork: () => raw.cork(),
-    uncork: () => raw.uncork(),
-  };
+    sessionId: claims.session_id,
+    expiresAt: typeof claims.exp === "number" ? claims.exp * 1000 : 0,
+  });
+  streams.add(stream);
+  if (socket) {
+    socket[STREAM] = stream;
+    socket.on("close", endStreamOfSocket);
+  } else raw.on("close", () => stream.end());
   try {
-    remove = await hub.connect(conn, after);
+    const remove = await hub.connect(stream, after);
+    if (stream.closed) remove();
+    else stream.remove = remove;
   } catch (error) {
     request.log.error({ err: error }, "live stream replay failed");
-    end();
-    return;
-  }
-  if (closed) {
-    remove();
+    stream.end();
     return;
   }
   // Tells the client the replay is done and what it has seen, so it can show "up to date".
-  raw.write(`event: ready\ndata: ${JSON.stringify({ lastId: String(conn.lastSentId) })}\n\n`);
+  stream.send(`event: ready\ndata: ${JSON.stringify({ lastId: String(stream.lastSentId) })}\n\n`);
 }
 
 function cursorOf(lastEventId: string | string[] | undefined, after: string | undefined): number | null {
