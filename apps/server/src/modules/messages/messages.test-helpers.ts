@@ -53,7 +53,12 @@ export interface SseClient {
   body: string;
   messages: ChatMessage[];
   ready: Promise<string>;
+  /** Settles when the server ends the stream (or it is closed here). */
+  ended: Promise<void>;
+  isEnded(): boolean;
   waitFor(count: number, timeoutMs?: number): Promise<ChatMessage[]>;
+  /** Waits until the raw stream has carried `text` (a comment such as ": ping", say) since the last such wait. */
+  waitForText(text: string, timeoutMs?: number): Promise<void>;
   close(): void;
 }
 
@@ -67,24 +72,47 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     resolveReady = r;
   });
   const waiters: (() => void)[] = [];
+  let raw = "";
+  let isEnded = false;
+  let resolveEnded: () => void = () => undefined;
+  const ended = new Promise<void>((r) => {
+    resolveEnded = r;
+  });
+  const until = (done: () => boolean, timeoutMs: number, why: () => string) =>
+    new Promise<void>((ok, fail) => {
+      const check = () => {
+        if (!done()) return false;
+        clearTimeout(timer);
+        ok();
+        return true;
+      };
+      const timer = setTimeout(() => fail(new Error(why())), timeoutMs);
+      if (!check()) waiters.push(() => void check());
+    });
   const client: SseClient = {
     status: res.status,
     body: "",
     messages,
     ready,
+    ended,
+    isEnded: () => isEnded,
     waitFor: (count, timeoutMs = 5000) =>
-      new Promise((ok, fail) => {
-        const check = () => {
-          if (messages.length >= count) {
-            clearTimeout(timer);
-            ok(messages);
-            return true;
-          }
-          return false;
-        };
-        const timer = setTimeout(() => fail(new Error(`waited for ${count} messages, got ${messages.length}`)), timeoutMs);
-        if (!check()) waiters.push(() => void check());
-      }),
+      until(
+        () => messages.length >= count,
+        timeoutMs,
+        () => `waited for ${count} messages, got ${messages.length}`,
+      ).then(() => messages),
+    waitForText: (text, timeoutMs = 5000) =>
+      until(
+        () => {
+          const at = raw.indexOf(text);
+          if (at < 0) return false;
+          raw = raw.slice(at + text.length);
+          return true;
+        },
+        timeoutMs,
+        () => `waited for ${JSON.stringify(text)}`,
+      ),
     close: () => controller.abort(),
   };
   if (res.status !== 200 || !res.body) {
@@ -96,7 +124,9 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   void (async () => {
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
+        const text = decoder.decode(chunk, { stream: true });
+        buffer += text;
+        raw += text;
         let index = buffer.indexOf("\n\n");
         while (index >= 0) {
           const block = buffer.slice(0, index);
@@ -112,6 +142,8 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     } catch {
       // aborted
     }
+    isEnded = true;
+    resolveEnded();
   })();
   return client;
 }

@@ -1,0 +1,162 @@
+import type { ChatMessage } from "@hikaya/contracts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { App } from "../../deps.ts";
+import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { listen, openSse } from "./messages.test-helpers.ts";
+
+const HEARTBEAT_MS = 25_000;
+
+let t: TestApp;
+let app: App;
+let base: string;
+
+beforeAll(async () => {
+  // Only the interval timers and the clock are fake: the heartbeat is one setInterval for every stream, and a
+  // token's expiry is read from the clock. Sockets, the database and every timeout run for real.
+  vi.useFakeTimers({ toFake: ["setInterval", "clearInterval", "Date"] });
+  t = await createTestApp();
+  app = t.app;
+  base = await listen(app);
+});
+afterAll(async () => {
+  await t?.close();
+  vi.useRealTimers();
+});
+
+const streamOf = (user: TestUser) => openSse(`${base}/api/messages/stream?access_token=${user.token}`);
+
+describe("the shared heartbeat", () => {
+  it("pings every open stream, and ends the one whose session was signed out; the others stay open", async () => {
+    const [alice, bob] = [await createTestUser(app), await createTestUser(app)];
+    const a = await streamOf(alice);
+    const b = await streamOf(bob);
+    await Promise.all([a.ready, b.ready]);
+    await app.deps.auth.service.endSessionsOf(alice.id);
+
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    await a.ended;
+    await b.waitForText(": ping");
+    expect(b.isEnded()).toBe(false);
+
+    // Still live after the heartbeat: a message reaches bob's stream.
+    const sent = await app.inject({
+      method: "POST",
+      url: "/api/message/send",
+      headers: bob.headers,
+      payload: { message: "still here", messageType: "text" },
+    });
+    expect(sent.statusCode).toBe(200);
+    expect((await b.waitFor(1)).map((m: ChatMessage) => m.message)).toEqual(["still here"]);
+    b.close();
+  });
+
+  it("ends a stream once its access token has expired, so the browser reconnects with its current token", async () => {
+    const carol = await createTestUser(app);
+    const c = await streamOf(carol);
+    await c.ready;
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    await c.waitForText(": ping");
+    expect(c.isEnded()).toBe(false);
+
+    vi.setSystemTime(Date.now() + 2 * 3600_000); // tokens last an hour (JWT_EXPIRY_SECONDS)
+    vi.advanceTimersByTime(HEARTBEAT_MS);
+    await c.ended;
+    // The old token no longer opens a stream.
+    const again = await streamOf(carol);
+    expect(again.status).toBe(401);
+  });
+});
+
+describe("ordering", () => {
+  it("a message stored elsewhere whose signal has not arrived yet still reaches the stream, before the next one", async () => {
+    const dave = await createTestUser(app);
+    const d = await streamOf(dave);
+    await d.ready;
+    // As another replica would: stored, its bus signal still on the way.
+    await app.deps.db
+      .insertInto("messages")
+      .values({
+        user_id: dave.id,
+        sender_id: dave.id,
+        sender_role: "user",
+        message_type: "text",
+        body: "stored elsewhere",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    const sent = await app.inject({
+      method: "POST",
+      url: "/api/message/send",
+      headers: dave.headers,
+      payload: { message: "sent here", messageType: "text" },
+    });
+    expect(sent.statusCode).toBe(200);
+    expect((await d.waitFor(2)).map((m) => m.message)).toEqual(["stored elsewhere", "sent here"]);
+    d.close();
+  });
+});
+
+describe("a burst to many streams", () => {
+  it("delivers every message to every stream it belongs to exactly once, and to no other", async () => {
+    const families = await Promise.all(Array.from({ length: 12 }, () => createTestUser(app)));
+    const staff = await Promise.all(Array.from({ length: 2 }, () => createTestUser(app, { admin: true })));
+    // 1 to 3 tabs per family, 3 facilitator tabs each.
+    const tabs = [
+      ...families.flatMap((f, i) => Array.from({ length: (i % 3) + 1 }, () => ({ owner: f.id as string | null, user: f }))),
+      ...staff.flatMap((s) => Array.from({ length: 3 }, () => ({ owner: null as string | null, user: s }))),
+    ];
+    const streams = await Promise.all(
+      tabs.map(async (tab) => ({
+        owner: tab.owner,
+        sse: await openSse(
+          tab.owner === null
+            ? `${base}/api/admin/messages/stream?access_token=${tab.user.token}`
+            : `${base}/api/messages/stream?access_token=${tab.user.token}`,
+        ),
+      })),
+    );
+    await Promise.all(streams.map((s) => s.sse.ready));
+
+    // 120 messages at once: families and facilitators' replies interleaved, all in flight together.
+    const sends = Array.from({ length: 120 }, (_, i) => {
+      const family = families[i % families.length] as TestUser;
+      const facilitator = i % 5 === 4 ? (staff[i % staff.length] as TestUser) : null;
+      return app.inject({
+        method: "POST",
+        url: facilitator ? `/api/admin/conversations/${family.id}/messages` : "/api/message/send",
+        headers: (facilitator ?? family).headers,
+        payload: { message: `burst ${i}`, messageType: "text" },
+      });
+    });
+    const answers = await Promise.all(sends);
+    expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+    const sent = answers.map((r) => {
+      const body = r.json() as { data?: ChatMessage } & ChatMessage;
+      return body.data ?? body;
+    });
+
+    for (const { owner, sse } of streams) {
+      const expected = sent.filter((m) => owner === null || m.conversation === owner).map((m) => m._id);
+      await sse.waitFor(expected.length);
+      // Ids in the order they were stored: each once, none missing, none from another family.
+      expect(sse.messages.map((m) => m._id)).toEqual([...expected].sort((x, y) => Number(x) - Number(y)));
+    }
+    // A late duplicate would be written before the next message, which every facilitator stream gets: once that
+    // has arrived everywhere it goes, each stream holds exactly what it should.
+    const last = await app.inject({
+      method: "POST",
+      url: "/api/message/send",
+      headers: (families[0] as TestUser).headers,
+      payload: { message: "after the burst", messageType: "text" },
+    });
+    expect(last.statusCode).toBe(200);
+    const expectedCount = (owner: string | null) =>
+      sent.filter((m) => owner === null || m.conversation === owner).length +
+      (owner === null || owner === families[0]?.id ? 1 : 0);
+    for (const { owner, sse } of streams)
+      if (owner === null || owner === families[0]?.id) await sse.waitFor(expectedCount(owner));
+    for (const { owner, sse } of streams) expect(sse.messages).toHaveLength(expectedCount(owner));
+    for (const { sse } of streams) sse.close();
+  });
+});
