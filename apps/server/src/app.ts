@@ -85,7 +85,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const database = options.database ?? openDatabase(config.database);
   const ownsDatabase = !options.database;
-  const bus = createMessageBus(config.database);
+  const bus = await createMessageBus(config.database);
   try {
     await migrateToLatest(database);
     const secrets = createSecretStore(config, database);
@@ -93,7 +93,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const keys = await loadSigningKeys(secrets);
     app.addHook("onClose", async () => keys.close());
     const messages = createMessageProvider(config.sms, database.db);
-    const storage = createFileStorage(config.storage);
+    const storage = await createFileStorage(config.storage);
     await storage.check?.();
     const deps: AppDeps = {
       config,

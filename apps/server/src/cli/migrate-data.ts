@@ -108,9 +108,9 @@ async function main() {
     const storageRoot = join(config.dataDir, "storage");
     if (options.storage === "s3") {
       const targetConfig = loadConfigWith({ DATABASE_URL: options.to, STORAGE_DRIVER: "s3" });
-      const storage = createFileStorage(targetConfig.storage);
+      const storage = await createFileStorage(targetConfig.storage);
       if (targetConfig.storage.driver === "s3") files.bucket = targetConfig.storage.bucket;
-      const local = createFileStorage({ driver: "local", root: storageRoot });
+      const local = await createFileStorage({ driver: "local", root: storageRoot });
       await storage.check?.();
       for await (const file of localFiles(storageRoot)) {
         const bucket = file.bucket as Bucket;

@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import SQLite from "better-sqlite3";
+import type SQLite from "better-sqlite3";
 import { type Dialect, Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import { type Migration, Migrator } from "kysely/migration";
-import pg from "pg";
+import type pg from "pg";
 import type { Config } from "../config.ts";
 import type { DialectName } from "./dialect.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
@@ -17,15 +18,21 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-// PostgreSQL returns int8 (count(*), bigserial) as strings; every such value here fits a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+/**
+ * Each driver loads only for the database in use (the PostgreSQL one is about 5 % of start-up); both are CommonJS,
+ * so a synchronous require keeps openDatabase synchronous.
+ */
+const load = createRequire(import.meta.url);
 
 export function openDatabase(config: Config["database"]): DatabaseHandle {
   let dialect: Dialect;
   let name: DialectName;
   if (config.kind === "postgres") {
     name = "postgres";
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const postgres = load("pg") as typeof pg;
+    // PostgreSQL returns int8 (count(*), bigserial) as strings; every such value here fits a JS number.
+    postgres.types.setTypeParser(postgres.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+    const pool = new postgres.Pool({ connectionString: config.url, max: 10 });
     // An idle connection dropped by the server (restart, failover) must not crash the process; the
     // pool replaces it on the next query, and a query in flight fails with its own error.
     pool.on("error", (error) => console.error(`PostgreSQL idle connection lost: ${error.message}`));
@@ -33,7 +40,8 @@ export function openDatabase(config: Config["database"]): DatabaseHandle {
   } else {
     name = "sqlite";
     mkdirSync(dirname(config.file), { recursive: true });
-    const sqlite = new SQLite(config.file);
+    const SQLiteDatabase = load("better-sqlite3") as typeof SQLite;
+    const sqlite = new SQLiteDatabase(config.file);
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("foreign_keys = ON");
     sqlite.pragma("busy_timeout = 5000");

@@ -1,10 +1,12 @@
 import type { Config } from "../../config.ts";
 import type { FileStorage } from "./file-storage.ts";
 import { LocalFileStorage } from "./local-file-storage.ts";
-import { S3FileStorage } from "./s3-file-storage.ts";
 
 export * from "./file-storage.ts";
 
-export function createFileStorage(config: Config["storage"]): FileStorage {
-  return config.driver === "s3" ? new S3FileStorage(config) : new LocalFileStorage(config.root);
+/** The S3 driver (and the AWS SDK, about a tenth of start-up) loads only when configured. */
+export async function createFileStorage(config: Config["storage"]): Promise<FileStorage> {
+  if (config.driver !== "s3") return new LocalFileStorage(config.root);
+  const { S3FileStorage } = await import("./s3-file-storage.ts");
+  return new S3FileStorage(config);
 }

@@ -9,7 +9,6 @@ import {
   type UploadKind,
   type UploadPurpose,
 } from "@hikaya/contracts";
-import { fileTypeFromBuffer } from "file-type";
 import { AppError, badRequest } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
 
@@ -66,6 +65,8 @@ export async function storeUpload(
     source.destroy();
     throw tooLarge(options.kind, maxBytes);
   }
+  // file-type loads on the first upload, not at start-up.
+  const { fileTypeFromBuffer } = await import("file-type");
   const detected = await fileTypeFromBuffer(Buffer.concat(head).subarray(0, SNIFF_BYTES));
   if (!detected || !UPLOAD_TYPES[options.kind].includes(detected.mime)) {
     source.destroy();

@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import * as OTPAuth from "otpauth";
-import { renderSVG } from "uqr";
 import type { SessionRow } from "./auth.repository.ts";
 import { type Amr, AuthCore, type AuthCoreDeps, type Caller, MFA_CHALLENGE_TTL_MS, type RequestMeta } from "./auth-core.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
@@ -48,6 +46,8 @@ export class MfaService extends AuthCore {
         "Maximum number of verified factors reached, unenroll to continue",
       );
     const issuer = typeof input.issuer === "string" && input.issuer !== "" ? input.issuer : host;
+    // The TOTP and QR libraries load when someone enrols or verifies a factor, not at start-up.
+    const [OTPAuth, { renderSVG }] = await Promise.all([import("otpauth"), import("uqr")]);
     const secret = new OTPAuth.Secret({ size: 20 });
     const totp = new OTPAuth.TOTP({ issuer, label: caller.user.email ?? supabasePhone(caller.user.phone), secret });
     const uri = totp.toString();
@@ -92,6 +92,7 @@ export class MfaService extends AuthCore {
     if (!challenge) throw new AuthError(404, "mfa_factor_not_found", "MFA factor with the provided challenge ID not found");
     if (challenge.verified_at || Date.parse(challenge.created_at) + MFA_CHALLENGE_TTL_MS < Date.now())
       throw authErrors.mfaChallengeExpired();
+    const OTPAuth = await import("otpauth");
     const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(factor.secret) });
     const delta = /^\d{6}$/.test(input.code) ? totp.validate({ token: input.code, window: 1 }) : null;
     const step = Math.floor(Date.now() / 30_000) + (delta ?? 0);

@@ -1,6 +1,5 @@
 import { Transform, type TransformCallback } from "node:stream";
 import { MAX_RECORDING_BYTES, MAX_RECORDING_SECONDS } from "@hikaya/contracts";
-import { fileTypeFromBuffer } from "file-type";
 import { AppError } from "../../errors.ts";
 import { declaredTracks, isAudioOnly } from "./media-tracks.ts";
 
@@ -47,6 +46,8 @@ const MP4 = new Set(["audio/x-m4a", "audio/mp4", "video/mp4"]);
  * anything that is not WAV, WebM/Matroska or MP4/M4A audio, Ogg audio, ADTS AAC or MP3.
  */
 export async function detectAudio(head: Buffer): Promise<Sniffed | null> {
+  // file-type loads on the first upload, not at start-up.
+  const { fileTypeFromBuffer } = await import("file-type");
   const type = await fileTypeFromBuffer(head);
   const mime = type?.mime.split(";")[0]?.trim();
   if (!mime) return null;

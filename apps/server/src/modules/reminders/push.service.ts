@@ -1,5 +1,4 @@
 import type { PushSubscriptionInput } from "@hikaya/contracts";
-import webpush from "web-push";
 import type { AppDeps } from "../../deps.ts";
 import { chooseLanguage } from "../auth/texts.ts";
 import * as repo from "./reminders.repository.ts";
@@ -18,8 +17,12 @@ const REPLY_TEXTS = {
   ar: { title: "حكاية", body: "ردّ عليك فريق حكاية. اضغط لقراءة الرد." },
 } as const;
 
+/** web-push (and its ASN.1 and JWS stack) loads on the first push or key pair, not at start-up. */
+const webPush = async () => (await import("web-push")).default;
+
 /** The VAPID key pair, made once and shared by every replica through the secret store. */
 export async function vapidKeys(deps: Pick<AppDeps, "secrets">): Promise<VapidKeys> {
+  const webpush = await webPush();
   return deps.secrets.getOrCreate<VapidKeys>("vapid-keys", () => webpush.generateVAPIDKeys());
 }
 
@@ -58,6 +61,7 @@ export async function notifyReply(deps: Deps, userId: string, options: PushOptio
   const keys = await vapidKeys(deps);
   const language = chooseLanguage(await repo.findLanguage(deps.db, userId));
   const payload = JSON.stringify({ ...REPLY_TEXTS[language], url: "/chats", tag: "hikaya-reply", lang: language });
+  const webpush = await webPush();
   let delivered = 0;
   for (const s of subscriptions) {
     try {
