@@ -1,0 +1,113 @@
+/**
+ * Warm start (issue 15; `npm run bench -- start`): from spawning `node apps/server/src/main.ts` on a data directory
+ * that already holds a migrated database to its "running at" line, median of START_RUNS, beside a bare node:http
+ * server started the same way, alternating, in the same run (pinned to one core where taskset exists). The first
+ * start (a fresh database and a cold compile cache) is reported too, and not counted. Wall time is the goal;
+ * the CPU time the process spent until then (from /proc) shows what of it is the machine's own load.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fail, report } from "./lib.ts";
+
+const CMD = "npm run bench -- start";
+const RUNS = Number(process.env.START_RUNS ?? 5);
+const GOAL_MS = 600;
+const MAIN = join(import.meta.dirname, "../apps/server/src/main.ts");
+const BARE = `require("node:http").createServer((q, s) => s.end()).listen(0, "127.0.0.1", () => console.log("running at"))`;
+
+const PIN = (existsSync("/usr/bin/taskset") || existsSync("/bin/taskset")) && cores() >= 2;
+function cores() {
+  try {
+    return Number(execFileSync("nproc", { encoding: "utf8" }).trim());
+  } catch {
+    return 1;
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim() || 100);
+
+/** CPU time (user + system) a process has used so far, in ms. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+/** Spawns one start, waits for its "running at" line, stops it; wall ms from spawn, CPU ms until then. */
+function start(args: string[], env: Record<string, string>): Promise<{ wallMs: number; cpuMs: number }> {
+  const argv = PIN ? ["taskset", "-c", "0", process.execPath, ...args] : [process.execPath, ...args];
+  const t0 = performance.now();
+  const child = spawn(argv[0] as string, argv.slice(1), {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error("no 'running at' line within 60 s"));
+    }, 60_000);
+    let out = "";
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (text: string) => {
+      out += text;
+      if (!out.includes("running at")) return;
+      const wallMs = performance.now() - t0;
+      // taskset execs node in place: the pid is the server's.
+      const cpu = cpuMs(child.pid as number);
+      clearTimeout(timer);
+      child.once("exit", () => resolve({ wallMs, cpuMs: cpu }));
+      child.kill("SIGTERM");
+      out = "";
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      if (out) reject(new Error(`server exited with ${code} before listening`));
+    });
+  });
+}
+
+export async function benchWarmStart() {
+  console.log(`start: ${RUNS} warm starts of the app vs a bare node:http, alternating${PIN ? ", on core 0 (taskset)" : ""}`);
+  const dir = mkdtempSync(join(tmpdir(), "hikaya-start-"));
+  const env = {
+    DATA_DIR: join(dir, "data"),
+    // A compile cache of its own, so the first start here is cold and the others warm, whatever ran before.
+    NODE_COMPILE_CACHE: join(dir, "compile-cache"),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+  };
+  try {
+    const first = await start([MAIN], env);
+    const app: { wallMs: number; cpuMs: number }[] = [];
+    const bare: { wallMs: number; cpuMs: number }[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      app.push(await start([MAIN], env));
+      bare.push(await start(["-e", BARE], {}));
+    }
+    const wall = median(app.map((r) => r.wallMs));
+    const cpu = median(app.map((r) => r.cpuMs));
+    const bareWall = median(bare.map((r) => r.wallMs));
+    const walls = app.map((r) => r.wallMs);
+    const spread = (Math.max(...walls) - Math.min(...walls)) / wall;
+    report(
+      `warm start to listening (existing database, median of ${RUNS}): app | bare node:http`,
+      `${wall.toFixed(0)} ms (CPU ${cpu.toFixed(0)} ms) | ${bareWall.toFixed(0)} ms (CPU ${median(bare.map((r) => r.cpuMs)).toFixed(0)} ms): ${(wall / bareWall).toFixed(1)}× bare; goal < ${GOAL_MS} ms; runs ${walls.map((w) => w.toFixed(0)).join(", ")}; first (cold) start ${first.wallMs.toFixed(0)} ms`,
+      CMD,
+    );
+    if (wall > GOAL_MS * (1 + spread))
+      fail(`warm start ${wall.toFixed(0)} ms > ${GOAL_MS} ms (its runs spread ±${(spread * 100).toFixed(0)} %)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  const { printTable, failures } = await import("./lib.ts");
+  await benchWarmStart();
+  printTable();
+  process.exit(failures.length ? 1 : 0);
+}
