@@ -196,6 +196,7 @@ export async function openLiveStream(
 
   reply.hijack();
   const raw = reply.raw;
+  forgetRequestDetails(request);
   const socket = raw.socket instanceof Socket ? (raw.socket as StreamSocket) : null;
   if (socket?.destroyed) return;
   if (socket) {
@@ -238,6 +239,19 @@ export async function openLiveStream(
   }
   // Tells the client the replay is done and what it has seen, so it can show "up to date".
   stream.send(`event: ready\ndata: ${JSON.stringify({ lastId: String(stream.lastSentId) })}\n\n`);
+}
+
+/**
+ * The request objects live as long as the stream (hours), so they should hold little, and not the access token:
+ * the URL and the parsed query keep only what has no secret, and the request id (built by crypto.randomUUID as a
+ * rope of 13 pieces) is kept flat.
+ */
+function forgetRequestDetails(request: FastifyRequest) {
+  // The route's own path (these routes have no parameters): a slice of the URL would keep all of it alive.
+  if (request.routeOptions.url) request.raw.url = request.routeOptions.url;
+  const query = request.query as Record<string, string | undefined>;
+  if ("access_token" in query) query.access_token = undefined;
+  request.id = Buffer.from(String(request.id)).toString("latin1");
 }
 
 function cursorOf(lastEventId: string | string[] | undefined, after: string | undefined): number | null {
