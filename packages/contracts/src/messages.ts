@@ -56,22 +56,61 @@ export type Greeting = z.infer<typeof greetingSchema>;
 /** A client-made idempotency key: a retried send never makes a second message. */
 export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
 
+/**
+ * The console's inbox: GET /api/admin/conversations?cursor&limit&q&filter. Every conversation, last activity
+ * first, paged by an opaque `cursor` (the previous page's `nextCursor`). `q` finds a person by name, e-mail,
+ * phone in any form (with or without "+" or the country code, the local "0…" form, spaces, dashes) and by the
+ * text of their messages; LIKE wildcards in it are plain characters.
+ */
+export const INBOX_PAGE_DEFAULT = 30;
+export const INBOX_PAGE_MAX = 100;
+export const INBOX_QUERY_MAX_LENGTH = 200;
+/** unread: the family wrote after the facilitators last read; waiting: the newest message is the family's; mine: assigned to the caller. */
+export const INBOX_FILTERS = ["unread", "waiting", "mine"] as const;
+export const inboxFilterSchema = z.enum(INBOX_FILTERS);
+export type InboxFilter = z.infer<typeof inboxFilterSchema>;
+
+/** `q` has no length limit here: the service refuses a long one with its own code (`search_too_long`). */
+export const conversationListRequestSchema = z.object({
+  cursor: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(INBOX_PAGE_MAX).optional(),
+  q: z.string().optional(),
+  filter: inboxFilterSchema.optional(),
+});
+export type ConversationListRequest = z.infer<typeof conversationListRequestSchema>;
+
+export const conversationAssigneeSchema = z.object({ userId: z.string(), name: z.string() });
+export type ConversationAssignee = z.infer<typeof conversationAssigneeSchema>;
+
 export const conversationSummarySchema = z.object({
   userId: z.string(),
   name: z.string().nullable(),
+  /** International form ("+962791234567") whichever way the number was stored. */
   phone: z.string().nullable(),
   email: z.string().nullable(),
   lastMessage: chatMessageSchema.nullable(),
   lastMessageAt: z.string(),
   unread: z.number().int(),
+  /** The newest message is the family's: nobody has answered yet. */
+  waiting: z.boolean(),
+  assignedTo: conversationAssigneeSchema.nullable(),
 });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 
 export const conversationListSchema = z.object({
   conversations: z.array(conversationSummarySchema),
-  nextBefore: z.string().nullable(),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
 });
 export type ConversationList = z.infer<typeof conversationListSchema>;
+
+/** Answer of POST/DELETE /api/admin/conversations/:userId/assignee (assign to me, unassign). */
+export const conversationAssignmentSchema = z.object({ userId: z.string(), assignedTo: conversationAssigneeSchema.nullable() });
+export type ConversationAssignment = z.infer<typeof conversationAssignmentSchema>;
 
 export const conversationPersonSchema = z.object({
   userId: z.string(),
@@ -84,6 +123,8 @@ export const conversationPersonSchema = z.object({
   country: z.string().nullable(),
   joinedAt: z.string().nullable(),
   watchedStories: z.array(z.object({ storyId: z.string(), order: z.number(), title: z.string(), watchedAt: z.string() })),
+  /** Who took the conversation (null: nobody, or the person has not written yet). */
+  assignedTo: conversationAssigneeSchema.nullable(),
 });
 export type ConversationPerson = z.infer<typeof conversationPersonSchema>;
 

@@ -1,4 +1,4 @@
-import { type ColumnDefinitionBuilder, type Kysely, sql } from "kysely";
+import { type ColumnDefinitionBuilder, type Expression, type Kysely, type RawBuilder, type SqlBool, sql } from "kysely";
 import { conflict } from "../errors.ts";
 
 /**
@@ -79,6 +79,16 @@ export async function retryLostRace<T>(work: () => Promise<T>, attempts = 3): Pr
 // biome-ignore lint/suspicious/noExplicitAny: any database schema will do
 export async function lockMessageSequence(trx: Kysely<any>, dialect: DialectName): Promise<void> {
   if (dialect === "postgres") await sql`select pg_advisory_xact_lock(7470001)`.execute(trx);
+}
+
+/**
+ * `expr` contains `text`, ignoring case, with `text` taken literally: its `%`, `_` and `\` are escaped, so a
+ * search for "50%" finds "50%" and not "50 anything". PostgreSQL's LIKE is case-sensitive and SQLite's is not
+ * (for ASCII), so both sides go through lower(). NULL never matches.
+ */
+export function containsText(expr: Expression<string | null>, text: string): RawBuilder<SqlBool> {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, "\\$&")}%`;
+  return sql<SqlBool>`lower(${expr}) like ${pattern} escape '\\'`;
 }
 
 /** A cheap round trip for the health check. */

@@ -340,6 +340,11 @@ export interface ConversationsTable {
   last_message_at: string;
   user_read_id: Generated<number>;
   facilitator_read_id: Generated<number>;
+  /** The family's newest message (0: none yet); migration 0013. */
+  last_user_message_id: Generated<number>;
+  /** The operator who took the conversation ("mine"), and when. */
+  assigned_to: string | null;
+  assigned_at: string | null;
 }
 
 /** The operator console's audit trail (migration 0005): who did what, when. */

@@ -9,6 +9,7 @@ import * as m0006 from "./0006-accounts.ts";
 import * as m0008 from "./0008-secrets.ts";
 import * as m0011 from "./0011-reminders.ts";
 import * as m0012 from "./0012-versions.ts";
+import * as m0013 from "./0013-inbox.ts";
 import * as m0014 from "./0014-drafts.ts";
 
 export interface HikayaMigration {
@@ -29,5 +30,6 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0008-secrets": m0008,
   "0011-reminders": m0011,
   "0012-versions": m0012,
+  "0013-inbox": m0013,
   "0014-drafts": m0014,
 };

@@ -16,6 +16,8 @@ export const ADMIN_ROUTE_ROLES: Readonly<Record<string, OperatorRole>> = {
   "POST /api/admin/conversations/:userId/messages": "facilitator",
   "GET /api/admin/conversations/:userId/person": "facilitator",
   "POST /api/admin/conversations/:userId/read": "facilitator",
+  "POST /api/admin/conversations/:userId/assignee": "facilitator",
+  "DELETE /api/admin/conversations/:userId/assignee": "facilitator",
   // People's profiles and progress, read-only.
   "GET /api/admin/users/:id/detail": "facilitator",
   // Acting on a person: admins.

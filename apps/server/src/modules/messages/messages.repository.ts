@@ -1,5 +1,6 @@
-import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DB } from "../../db/database.ts";
+import { containsText } from "../../db/dialect.ts";
 import type { Database, MessagesTable } from "../../db/schema.ts";
 
 /** Every query of the Message Center. Functions take the database or a transaction. */
@@ -36,22 +37,16 @@ export async function findMessageByClientId(db: Db, senderId: string, clientId: 
 
 /** Moves the conversation to the top of the inbox; the sender has read up to their own message. */
 export async function touchConversation(db: Db, message: MessageRow): Promise<void> {
-  const readColumn = message.sender_role === "user" ? "user_read_id" : "facilitator_read_id";
+  const fromFamily = message.sender_role === "user";
+  const changes = {
+    last_message_id: message.id,
+    last_message_at: message.created_at,
+    ...(fromFamily ? { user_read_id: message.id, last_user_message_id: message.id } : { facilitator_read_id: message.id }),
+  };
   await db
     .insertInto("conversations")
-    .values({
-      user_id: message.user_id,
-      last_message_id: message.id,
-      last_message_at: message.created_at,
-      [readColumn]: message.id,
-    })
-    .onConflict((oc) =>
-      oc.column("user_id").doUpdateSet({
-        last_message_id: message.id,
-        last_message_at: message.created_at,
-        [readColumn]: message.id,
-      }),
-    )
+    .values({ user_id: message.user_id, ...changes })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet(changes))
     .execute();
 }
 
@@ -98,15 +93,34 @@ export interface ConversationListRow {
   user_id: string;
   last_message_id: number;
   last_message_at: string;
-  facilitator_read_id: number;
+  last_user_message_id: number;
+  assigned_to: string | null;
   name: string | null;
   phone: string | null;
+  phone_number: string | null;
+  country_code: string | null;
   email: string | null;
   unread: number;
 }
 
-/** The inbox: conversations by newest message, with how many of the user's messages facilitators have not read. */
-export async function listConversations(db: Db, before: number | undefined, limit: number): Promise<ConversationListRow[]> {
+export interface ConversationListOptions {
+  /** The last row of the previous page: the next page starts strictly after it. */
+  after?: { lastMessageId: number; userId: string };
+  limit: number;
+  filter?: "unread" | "waiting" | "mine";
+  /** Whose conversations "mine" means. */
+  operatorId: string;
+  /** Name, e-mail or message text contains `text`, or a phone number contains one of `phoneDigits`. */
+  search?: { text: string; phoneDigits: string[] };
+}
+
+/**
+ * The inbox: every conversation by last activity (its newest message id: ids commit in order, and each
+ * belongs to one conversation), the user id breaking ties, with how many of the family's messages
+ * facilitators have not read. Keyset paging, so a page never repeats a row of an earlier one however many
+ * messages arrive in between (a conversation that gets a new one moves above the cursor, to the top).
+ */
+export async function listConversations(db: Db, options: ConversationListOptions): Promise<ConversationListRow[]> {
   let query = db
     .selectFrom("conversations as c")
     .innerJoin("users as u", "u.id", "c.user_id")
@@ -115,9 +129,12 @@ export async function listConversations(db: Db, before: number | undefined, limi
       "c.user_id",
       "c.last_message_id",
       "c.last_message_at",
-      "c.facilitator_read_id",
+      "c.last_user_message_id",
+      "c.assigned_to",
       "p.name",
-      eb.fn.coalesce("p.phone_number", "u.phone").as("phone"),
+      "u.phone",
+      "p.phone_number",
+      "p.country_code",
       "u.email",
       eb
         .selectFrom("messages as m")
@@ -127,9 +144,45 @@ export async function listConversations(db: Db, before: number | undefined, limi
         .where("m.sender_role", "=", "user")
         .as("unread"),
     ]);
-  if (before !== undefined) query = query.where("c.last_message_id", "<", before);
-  const rows = await query.orderBy("c.last_message_id", "desc").limit(limit).execute();
-  return rows.map((r) => ({ ...r, unread: Number(r.unread ?? 0) }));
+  const { after, filter, search } = options;
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([
+        eb("c.last_message_id", "<", after.lastMessageId),
+        eb.and([eb("c.last_message_id", "=", after.lastMessageId), eb("c.user_id", "<", after.userId)]),
+      ]),
+    );
+  }
+  if (filter === "unread") query = query.whereRef("c.last_user_message_id", ">", "c.facilitator_read_id");
+  if (filter === "waiting") query = query.whereRef("c.last_user_message_id", "=", "c.last_message_id");
+  if (filter === "mine") query = query.where("c.assigned_to", "=", options.operatorId);
+  if (search) {
+    const { text, phoneDigits } = search;
+    query = query.where((eb) => {
+      // Stored numbers: E.164 on the account, dial code + national number on the profile (either may be missing).
+      const profilePhone = sql<string>`coalesce(p.country_code, '') || replace(replace(coalesce(p.phone_number, ''), ' ', ''), '-', '')`;
+      return eb.or([
+        containsText(eb.ref("p.name"), text),
+        containsText(eb.ref("u.email"), text),
+        ...phoneDigits.flatMap((digits) => [containsText(eb.ref("u.phone"), digits), containsText(profilePhone, digits)]),
+        eb.exists(
+          eb
+            .selectFrom("messages as m")
+            .select(sql`1`.as("one"))
+            .whereRef("m.user_id", "=", "c.user_id")
+            .where("m.message_type", "=", "text")
+            .where((sub) => containsText(sub.ref("m.body"), text)),
+        ),
+      ]);
+    });
+  }
+  const rows = await query.orderBy("c.last_message_id", "desc").orderBy("c.user_id", "desc").limit(options.limit).execute();
+  return rows.map((r) => ({
+    ...r,
+    last_message_id: Number(r.last_message_id),
+    last_user_message_id: Number(r.last_user_message_id),
+    unread: Number(r.unread ?? 0),
+  }));
 }
 
 export async function findMessagesByIds(db: Db, ids: number[]): Promise<MessageRow[]> {
@@ -167,11 +220,18 @@ export async function countUnread(db: Db, userId: string, fromRole: "user" | "fa
 export async function countWaitingConversations(db: Db): Promise<number> {
   const row = await db
     .selectFrom("conversations")
-    .innerJoin("messages", "messages.id", "conversations.last_message_id")
     .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("messages.sender_role", "=", "user")
+    .whereRef("last_user_message_id", "=", "last_message_id")
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+export async function findAssignee(db: Db, userId: string): Promise<{ assigned_to: string | null } | undefined> {
+  return db.selectFrom("conversations").select("assigned_to").where("user_id", "=", userId).executeTakeFirst();
+}
+
+export async function setAssignee(db: Db, userId: string, assignee: string | null, at: string | null): Promise<void> {
+  await db.updateTable("conversations").set({ assigned_to: assignee, assigned_at: at }).where("user_id", "=", userId).execute();
 }
 
 export async function findPerson(db: Db, userId: string) {

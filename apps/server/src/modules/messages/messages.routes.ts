@@ -2,6 +2,8 @@ import multipart from "@fastify/multipart";
 import {
   chatMessageSchema,
   clientIdSchema,
+  conversationAssignmentSchema,
+  conversationListRequestSchema,
   conversationListSchema,
   conversationPersonSchema,
   envelopeSchema,
@@ -19,6 +21,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, forbidden } from "../../errors.ts";
 import { multipartParts } from "../../plugins/multipart.ts";
+import { actorOf } from "../admin/audit.service.ts";
 import { type AuthContext, requireOperator, requireUser } from "../auth/guards.ts";
 import { notifyReply } from "../reminders/push.service.ts";
 import { sendObject } from "../storage/object-response.ts";
@@ -261,17 +264,38 @@ export async function messageRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["messages"],
-        summary: "Facilitators: conversations, newest first, with unread counts",
-        querystring: pageQuery,
+        summary:
+          "Facilitators: every conversation by last activity, paged by `cursor`; `q` searches name, phone (any form) and message text; `filter` unread | waiting | mine",
+        querystring: conversationListRequestSchema,
         response: { 200: conversationListSchema },
       },
     },
-    async (request) => {
-      await requireOperator(request);
-      const before = request.query.before ? Number(request.query.before) : undefined;
-      return service.conversations(before, request.query.limit ?? 30);
+    async (request, reply) => {
+      const auth = await requireOperator(request);
+      reply.header("cache-control", "private, no-store");
+      return service.conversations(request.query, auth.userId);
     },
   );
+
+  for (const method of ["POST", "DELETE"] as const) {
+    app.route({
+      method,
+      url: "/admin/conversations/:userId/assignee",
+      schema: {
+        tags: ["messages"],
+        summary:
+          method === "POST"
+            ? "Facilitators: assign a conversation to me (audited)"
+            : "Facilitators: unassign a conversation (audited)",
+        params: userParams,
+        response: { 200: conversationAssignmentSchema },
+      },
+      handler: async (request) => {
+        const auth = await requireOperator(request);
+        return service.assign(request.params.userId, actorOf(auth), method === "POST" ? auth.userId : null);
+      },
+    });
+  }
 
   app.get(
     "/admin/conversations/:userId/messages",

@@ -2,8 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import {
   type ChatMessage,
+  type ConversationAssignee,
+  type ConversationAssignment,
   type ConversationList,
+  type ConversationListRequest,
   type ConversationPerson,
+  INBOX_PAGE_DEFAULT,
+  INBOX_QUERY_MAX_LENGTH,
   MESSAGE_TEXT_MAX_LENGTH,
   MESSAGES_PAGE_DEFAULT,
   type MessagesPage,
@@ -16,6 +21,8 @@ import type { DB } from "../../db/database.ts";
 import { type DialectName, isUniqueViolation, lockMessageSequence } from "../../db/dialect.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
+import { type Actor, audit } from "../admin/audit.service.ts";
+import { phoneSearchDigits } from "../auth/phone.ts";
 import type { LiveHub } from "./live-hub.ts";
 import type { MessageRow } from "./messages.repository.ts";
 import * as repo from "./messages.repository.ts";
@@ -43,6 +50,30 @@ export function toChatMessage(row: MessageRow): ChatMessage {
     clientId: row.client_id,
     createdAt: row.created_at,
   };
+}
+
+/** A page cursor: the last row's (newest message id, user id), opaque to clients. */
+function encodeCursor(lastMessageId: number, userId: string): string {
+  return Buffer.from(`${lastMessageId}.${userId}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { lastMessageId: number; userId: string } {
+  const match = /^(\d{1,15})\.(.{1,100})$/s.exec(Buffer.from(cursor, "base64url").toString());
+  if (!match) throw new AppError("validation_failed", "cursor is not one this server gave");
+  return { lastMessageId: Number(match[1]), userId: match[2] as string };
+}
+
+/** A number as the console shows it: international, whichever way it was stored (E.164, or dial code + national). */
+function internationalPhone(row: { phone: string | null; phone_number: string | null; country_code: string | null }) {
+  if (row.phone) return row.phone;
+  const national = row.phone_number?.trim();
+  if (!national) return null;
+  if (national.startsWith("+") || !row.country_code) return national;
+  return `${row.country_code}${national.replace(/^0/, "")}`;
+}
+
+function assigneeOf(id: string | null, names: Map<string, string>): ConversationAssignee | null {
+  return id ? { userId: id, name: names.get(id) ?? "" } : null;
 }
 
 export interface Sender {
@@ -193,41 +224,82 @@ export class MessagesService {
     return repo.countWaitingConversations(this.#db);
   }
 
-  async conversations(before: number | undefined, limit: number): Promise<ConversationList> {
-    const rows = await repo.listConversations(this.#db, before, limit);
-    const last = new Map(
-      (
-        await repo.findMessagesByIds(
-          this.#db,
-          rows.map((r) => r.last_message_id),
-        )
-      ).map((m) => [m.id, m]),
-    );
+  /** The inbox page after `request.cursor`, searched and filtered; `operatorId` is whose "mine" means. */
+  async conversations(request: ConversationListRequest, operatorId: string): Promise<ConversationList> {
+    const text = (request.q ?? "").trim();
+    if (text.length > INBOX_QUERY_MAX_LENGTH)
+      throw new AppError("search_too_long", `Searches are limited to ${INBOX_QUERY_MAX_LENGTH} characters`, {
+        max: INBOX_QUERY_MAX_LENGTH,
+      });
+    const limit = request.limit ?? INBOX_PAGE_DEFAULT;
+    const rows = await repo.listConversations(this.#db, {
+      after: request.cursor ? decodeCursor(request.cursor) : undefined,
+      limit: limit + 1,
+      filter: request.filter,
+      operatorId,
+      search: text ? { text, phoneDigits: phoneSearchDigits(text) } : undefined,
+    });
+    const page = rows.slice(0, limit);
+    const [lastMessages, names] = await Promise.all([
+      repo.findMessagesByIds(
+        this.#db,
+        page.map((r) => r.last_message_id),
+      ),
+      repo.senderNames(this.#db, [...new Set(page.flatMap((r) => (r.assigned_to ? [r.assigned_to] : [])))]),
+    ]);
+    const last = new Map(lastMessages.map((m) => [Number(m.id), m]));
+    const lastRow = page.at(-1);
     return {
-      conversations: rows.map((r) => {
-        const lastRow = last.get(r.last_message_id);
+      conversations: page.map((r) => {
+        const message = last.get(r.last_message_id);
         return {
           userId: r.user_id,
           name: r.name,
-          phone: r.phone,
+          phone: internationalPhone(r),
           email: r.email,
-          lastMessage: lastRow ? toChatMessage(lastRow) : null,
+          lastMessage: message ? toChatMessage(message) : null,
           lastMessageAt: r.last_message_at,
           unread: r.unread,
+          waiting: r.last_user_message_id === r.last_message_id,
+          assignedTo: assigneeOf(r.assigned_to, names),
         };
       }),
-      nextBefore: rows.length === limit ? String(rows[rows.length - 1]?.last_message_id) : null,
+      nextCursor: rows.length > limit && lastRow ? encodeCursor(lastRow.last_message_id, lastRow.user_id) : null,
     };
+  }
+
+  /** Assigns a conversation to `operator` (null: unassigns it); audited with the change. */
+  async assign(conversationUserId: string, operator: Actor, assignee: string | null): Promise<ConversationAssignment> {
+    await this.#db.transaction().execute(async (trx) => {
+      const current = await repo.findAssignee(trx, conversationUserId);
+      if (!current) throw notFound("This person has not written yet");
+      if (current.assigned_to === assignee) return;
+      await repo.setAssignee(trx, conversationUserId, assignee, assignee ? new Date().toISOString() : null);
+      await audit(
+        trx,
+        operator,
+        assignee ? "conversation.assign" : "conversation.unassign",
+        { type: "conversation", id: conversationUserId },
+        { from: current.assigned_to, to: assignee },
+      );
+    });
+    const names = await repo.senderNames(this.#db, assignee ? [assignee] : []);
+    return { userId: conversationUserId, assignedTo: assigneeOf(assignee, names) };
   }
 
   async person(userId: string): Promise<ConversationPerson> {
     const person = await repo.findPerson(this.#db, userId);
     if (!person) throw notFound("No such user");
-    const watched = await repo.listWatchedStories(this.#db, userId);
+    const [watched, assignment] = await Promise.all([
+      repo.listWatchedStories(this.#db, userId),
+      repo.findAssignee(this.#db, userId),
+    ]);
+    const assignee = assignment?.assigned_to ?? null;
+    const names = await repo.senderNames(this.#db, assignee ? [assignee] : []);
     return {
       userId: person.id,
       name: person.name,
-      phone: person.phone_number ?? person.phone,
+      phone: internationalPhone(person),
       email: person.email,
       city: person.city,
       gender: person.gender,
@@ -240,6 +312,7 @@ export class MessagesService {
         title: w.title_en ?? "",
         watchedAt: w.watched_at,
       })),
+      assignedTo: assigneeOf(assignee, names),
     };
   }
 
