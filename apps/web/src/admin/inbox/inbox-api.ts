@@ -1,16 +1,36 @@
 /** The facilitator inbox's calls to /api/admin/conversations… (JSON; voice replies as multipart). */
-import type { ChatMessage, ConversationList, ConversationPerson, MessagesPage } from "@hikaya/contracts";
-import { queryOptions } from "@tanstack/react-query";
+import type {
+  ChatMessage,
+  ConversationAssignment,
+  ConversationList,
+  ConversationPerson,
+  InboxFilter,
+  MessagesPage,
+} from "@hikaya/contracts";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { ApiError, send } from "../../lib/api-client.ts";
 import type { OutboxItem } from "../../lib/use-conversation.ts";
 import { consoleSession } from "../admin-session.ts";
 import { consoleApi } from "../api.ts";
 
+/** Every loaded inbox list, whatever its search and filter (the live stream refreshes them all). */
+export const conversationsKey = ["admin", "inbox", "conversations"] as const;
+
 export const inboxQueries = {
-  conversations: () =>
-    queryOptions({
-      queryKey: ["admin", "inbox", "conversations"],
-      queryFn: () => consoleApi<ConversationList>("/admin/conversations?limit=100"),
+  /** One search and filter, page after page ("Load older" asks for the next cursor). */
+  conversations: (q: string, filter: InboxFilter | null) =>
+    infiniteQueryOptions({
+      queryKey: [...conversationsKey, { q, filter }],
+      queryFn: ({ pageParam }) => {
+        const params = new URLSearchParams({ limit: "30" });
+        if (q) params.set("q", q);
+        if (filter) params.set("filter", filter);
+        if (pageParam) params.set("cursor", pageParam);
+        return consoleApi<ConversationList>(`/admin/conversations?${params}`);
+      },
+      initialPageParam: null as string | null,
+      getNextPageParam: (last) => last.nextCursor,
+      placeholderData: (previous) => previous,
     }),
   person: (userId: string) =>
     queryOptions({
@@ -55,4 +75,11 @@ export async function sendReply(userId: string, item: OutboxItem): Promise<ChatM
 
 export function markConversationRead(userId: string, upTo: string) {
   return consoleApi<{ ok: true }>(`/admin/conversations/${encodeURIComponent(userId)}/read`, { body: { upTo: Number(upTo) } });
+}
+
+/** Assign a conversation to the caller (`true`) or unassign it. */
+export function assignConversation(userId: string, toMe: boolean) {
+  return consoleApi<ConversationAssignment>(`/admin/conversations/${encodeURIComponent(userId)}/assignee`, {
+    method: toMe ? "POST" : "DELETE",
+  });
 }

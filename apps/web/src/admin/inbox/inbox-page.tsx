@@ -1,29 +1,29 @@
-import type { ChatMessage, ConversationSummary } from "@hikaya/contracts";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ChatMessage, ConversationAssignee } from "@hikaya/contracts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
-import { Link, NavLink, useParams } from "react-router";
+import { Link, useParams } from "react-router";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
 import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
-import { formatChatTime, formatShortDate } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { connectLiveMessages } from "../../lib/live-messages.ts";
 import { toast } from "../../lib/toast.tsx";
 import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
 import { consoleToken, useAdminSession } from "../admin-session.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
-import { fetchConversationPage, inboxQueries, markConversationRead, sendReply } from "./inbox-api.ts";
+import { ConversationList, useInboxSearch } from "./conversation-list.tsx";
+import {
+  assignConversation,
+  conversationsKey,
+  fetchConversationPage,
+  inboxQueries,
+  markConversationRead,
+  sendReply,
+} from "./inbox-api.ts";
 import "../../components/chat/chat.css";
 import "./inbox.css";
-
-function whenLabel(iso: string, language: string): string {
-  const d = new Date(iso);
-  const today = new Date();
-  if (d.toDateString() === today.toDateString()) return formatChatTime(iso, language);
-  return formatShortDate(iso, language);
-}
 
 /**
  * The facilitators' inbox: conversations newest first with unread counts (kept current by the live
@@ -32,9 +32,8 @@ function whenLabel(iso: string, language: string): string {
  */
 export function InboxPage() {
   const { userId } = useParams();
-  const { t, i18n } = useTranslation("inbox");
+  const { t } = useTranslation("inbox");
   const client = useQueryClient();
-  const list = useQuery(inboxQueries.conversations());
 
   useEffect(() => {
     let timer: number | undefined;
@@ -44,7 +43,7 @@ export function InboxPage() {
       after: null,
       onMessage: () => {
         window.clearTimeout(timer);
-        timer = window.setTimeout(() => void client.invalidateQueries({ queryKey: inboxQueries.conversations().queryKey }), 150);
+        timer = window.setTimeout(() => void client.invalidateQueries({ queryKey: conversationsKey }), 150);
       },
     });
   }, [client]);
@@ -53,21 +52,7 @@ export function InboxPage() {
     <div className={`inbox${userId ? " inbox--open" : ""}`}>
       <section className="inbox__list" aria-label={t("title")}>
         <PageHeader title={t("title")} subtitle={t("subtitle")} />
-        <QueryView query={list}>
-          {(data) =>
-            data.conversations.length === 0 ? (
-              <p className="admin-card admin-muted">{t("empty")}</p>
-            ) : (
-              <ul className="inbox__items">
-                {data.conversations.map((c) => (
-                  <li key={c.userId}>
-                    <ConversationLink conversation={c} language={i18n.language} />
-                  </li>
-                ))}
-              </ul>
-            )
-          }
-        </QueryView>
+        <ConversationList />
       </section>
       <section className="inbox__pane">
         {userId ? (
@@ -80,39 +65,6 @@ export function InboxPage() {
   );
 }
 
-function ConversationLink({ conversation: c, language }: { conversation: ConversationSummary; language: string }) {
-  const { t } = useTranslation("inbox");
-  const last = c.lastMessage;
-  const preview = !last ? "" : last.messageType === "audio" ? t("voiceMessage") : last.message;
-  return (
-    <NavLink to={`/admin/inbox/${c.userId}`} className={({ isActive }) => `inbox__item${isActive ? " inbox__item--active" : ""}`}>
-      <span className="inbox__avatar" aria-hidden="true">
-        {(c.name ?? c.phone ?? "?").trim().charAt(0).toUpperCase()}
-      </span>
-      <span className="inbox__summary">
-        <span className="inbox__name">
-          <bdi>{c.name || c.phone || c.email || t("noName")}</bdi>
-        </span>
-        <span className="inbox__preview">
-          {last?.senderRole === "facilitator" && <span className="inbox__you">{t("you")} </span>}
-          <bdi>{preview}</bdi>
-        </span>
-      </span>
-      <span className="inbox__side">
-        <time className="inbox__time" dateTime={c.lastMessageAt}>
-          {whenLabel(c.lastMessageAt, language)}
-        </time>
-        {c.unread > 0 && (
-          <span className="inbox__unread">
-            <span aria-hidden="true">{c.unread}</span>
-            <span className="visually-hidden">{t("unread", { count: c.unread })}</span>
-          </span>
-        )}
-      </span>
-    </NavLink>
-  );
-}
-
 function ConversationView({ userId }: { userId: string }) {
   const { t } = useTranslation("inbox");
   const { t: tm } = useTranslation("messages");
@@ -120,6 +72,7 @@ function ConversationView({ userId }: { userId: string }) {
   const session = useAdminSession();
   const me = session.status === "admin" ? session.userId : null;
   const person = useQuery(inboxQueries.person(userId));
+  const { search } = useInboxSearch();
   const source = useMemo<ConversationSource>(
     () => ({
       outboxKey: `admin.${me ?? ""}.${userId}`,
@@ -144,7 +97,7 @@ function ConversationView({ userId }: { userId: string }) {
   useEffect(() => {
     if (!newestId) return;
     void markConversationRead(userId, newestId)
-      .then(() => client.invalidateQueries({ queryKey: inboxQueries.conversations().queryKey }))
+      .then(() => client.invalidateQueries({ queryKey: conversationsKey }))
       .catch(() => undefined);
   }, [newestId, userId, client]);
 
@@ -155,12 +108,13 @@ function ConversationView({ userId }: { userId: string }) {
     <div className="inbox-conversation">
       <div className="inbox-conversation__chat admin-card">
         <header className="inbox-conversation__header">
-          <Link to="/admin/inbox" className="inbox-conversation__back admin-link">
+          <Link to={{ pathname: "/admin/inbox", search }} className="inbox-conversation__back admin-link">
             {t("back")}
           </Link>
           <h2>
             <bdi>{name}</bdi>
           </h2>
+          <AssignControl userId={userId} assignedTo={person.data?.assignedTo ?? null} me={me} />
           <span className={`inbox-conversation__live${chat.status === "live" ? " is-live" : ""}`}>
             {chat.status === "live" ? t("live") : t("reconnecting")}
           </span>
@@ -243,6 +197,44 @@ function ConversationView({ userId }: { userId: string }) {
           )}
         </QueryView>
       </aside>
+    </div>
+  );
+}
+
+/** "Assign to me" / "Unassign", and who has the conversation. */
+function AssignControl({
+  userId,
+  assignedTo,
+  me,
+}: {
+  userId: string;
+  assignedTo: ConversationAssignee | null;
+  me: string | null;
+}) {
+  const { t } = useTranslation("inbox");
+  const client = useQueryClient();
+  const mine = assignedTo !== null && assignedTo.userId === me;
+  const assign = useMutation({
+    mutationFn: (toMe: boolean) => assignConversation(userId, toMe),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: inboxQueries.person(userId).queryKey });
+      void client.invalidateQueries({ queryKey: conversationsKey });
+    },
+    onError: (error) => toast.error(errorText(error)),
+  });
+  return (
+    <div className="inbox-conversation__assign">
+      {assignedTo && (
+        <span className="admin-muted">{mine ? t("assignedToYou") : t("assignedTo", { name: assignedTo.name })}</span>
+      )}
+      <button
+        type="button"
+        className="admin-button admin-button--small"
+        disabled={assign.isPending}
+        onClick={() => assign.mutate(!mine)}
+      >
+        {mine ? t("unassign") : t("assignToMe")}
+      </button>
     </div>
   );
 }
