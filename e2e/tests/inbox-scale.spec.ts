@@ -1,0 +1,117 @@
+import type { APIRequestContext } from "@playwright/test";
+import { adminToken } from "../pages/admin.ts";
+import { type BrowserSession, INBOX_STRINGS, storeSession } from "../pages/messages.ts";
+import { expect, test } from "../support/fixtures.ts";
+import { seedInbox } from "../support/seed-inbox.ts";
+
+const CONVERSATIONS = 10_000;
+const PAGE = 30;
+const PASSWORD = "facilitator-pass-1";
+
+/** A facilitator made the way the console does (an invitation), with a password set, signed in. */
+async function facilitator(request: APIRequestContext, email: string): Promise<BrowserSession> {
+  const headers = { authorization: `Bearer ${await adminToken(request)}` };
+  const invited = await request.post("/api/admin/team", { headers, data: { email, role: "facilitator" } });
+  expect(invited.status(), await invited.text()).toBeLessThan(300);
+  const team = (await (await request.get("/api/admin/team", { headers })).json()) as { id: string; email: string | null }[];
+  const id = team.find((m) => m.email === email)?.id ?? "";
+  const { anonKey } = (await (await request.get("/api/settings")).json()) as { anonKey: string };
+  const set = await request.put(`/auth/v1/admin/users/${id}`, {
+    headers: { ...headers, apikey: anonKey },
+    data: { password: PASSWORD, email_confirm: true },
+  });
+  expect(set.status(), await set.text()).toBe(200);
+  const res = await request.post("/auth/v1/token?grant_type=password", {
+    headers: { apikey: anonKey },
+    data: { email, password: PASSWORD },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const body = (await res.json()) as { access_token: string; refresh_token: string; expires_at: number; user: { id: string } };
+  return { token: body.access_token, userId: body.user.id, refreshToken: body.refresh_token, expiresAt: body.expires_at };
+}
+
+test("among 10,000 conversations a facilitator finds one by phone in local and international form, and reaches an older unread one", async ({
+  page,
+  lang,
+  request,
+  shot,
+}) => {
+  test.setTimeout(120_000);
+  const s = INBOX_STRINGS[lang];
+  const label = lang === "ar" ? "عائلة" : "Family";
+  const seeded = seedInbox({
+    count: CONVERSATIONS,
+    prefix: lang === "ar" ? "+9627920" : "+9627910",
+    label: `${label}-${lang}`,
+    olderUnreadPlace: 4 * PAGE + 5,
+  });
+  const staff = await facilitator(request, `e2e-inbox-${lang}-${Date.now().toString(36)}@hikaya.test`);
+  await storeSession(page, staff, lang, "console");
+  await page.goto("/admin/inbox");
+  await expect(page.getByRole("heading", { level: 1, name: s.title })).toBeVisible();
+
+  const list = page.locator(".inbox__items");
+  const items = list.getByRole("listitem");
+  const search = page.getByRole("searchbox", { name: s.search });
+  await expect(items).toHaveCount(PAGE);
+  // The search box and the four filters fit a phone in both languages.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot("inbox-scale-first-page");
+
+  // The oldest conversation of all, by its number in the local form (trunk 0, spaces), then the international one.
+  const national = seeded.byPhone.phone.slice(4); // "+962" 791000000
+  const local = `0${national.slice(0, 2)} ${national.slice(2, 5)} ${national.slice(5)}`;
+  await search.fill(local);
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText(seeded.byPhone.name);
+  await expect(items.first()).toContainText(seeded.byPhone.phone);
+  await expect(page).toHaveURL(/q=0/);
+  await shot("inbox-scale-search-local");
+
+  await search.fill("");
+  await expect(items).toHaveCount(PAGE);
+  await search.fill(`+962 ${national.slice(0, 2)} ${national.slice(2, 5)} ${national.slice(5)}`);
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText(seeded.byPhone.name);
+  await items.first().getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 2, name: seeded.byPhone.name })).toBeVisible();
+  await expect(page.locator(".inbox-conversation__chat").getByText(seeded.byPhone.message)).toBeVisible();
+  // Back to the list keeps the search.
+  await page.getByRole("link", { name: s.back }).click();
+  await expect(items).toHaveCount(1);
+  await expect(search).toHaveValue(/^\+962 /);
+
+  // The older unread conversation is not on the first page; "Load older" reaches it.
+  await search.fill("");
+  await expect(items).toHaveCount(PAGE);
+  const older = list.getByRole("link", { name: new RegExp(seeded.olderUnread.name) });
+  await expect(older).toHaveCount(0);
+  const loadOlder = page.getByRole("button", { name: s.loadOlder });
+  for (let pages = 1; pages <= 5 && (await older.count()) === 0; pages++) {
+    await loadOlder.click();
+    await expect(items).toHaveCount(PAGE * (pages + 1));
+  }
+  await expect(older).toBeVisible();
+  await expect(older).toContainText(s.unread_one.replace("{{count}}", "1"));
+  await shot("inbox-scale-older-unread");
+
+  // The Unread filter puts it near the top; the facilitator takes it and finds it under Mine.
+  await page.getByRole("tab", { name: s.filters.unread }).click();
+  await expect(page).toHaveURL(/filter=unread/);
+  await expect(older).toBeVisible();
+  await older.click();
+  await expect(page.locator(".inbox-conversation__chat").getByText(seeded.olderUnread.message)).toBeVisible();
+  await page.getByRole("button", { name: s.assignToMe }).click();
+  await expect(page.locator(".inbox-conversation__assign")).toContainText(s.assignedToYou);
+  await expect(page.getByRole("button", { name: s.unassign })).toBeVisible();
+  await shot("inbox-scale-assigned");
+  await page.getByRole("link", { name: s.back }).click();
+  await page.getByRole("tab", { name: s.filters.mine }).click();
+  await expect(items).toHaveCount(1);
+  await expect(items.first()).toContainText(seeded.olderUnread.name);
+  await expect(items.first()).toContainText(s.assignedToYou);
+  await shot("inbox-scale-mine");
+  // Reading it cleared the unread mark: the Unread filter no longer lists it.
+  await page.getByRole("tab", { name: s.filters.unread }).click();
+  await expect(older).toHaveCount(0);
+});
