@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DB } from "../../db/database.ts";
-import { containsText } from "../../db/dialect.ts";
+import { containsText, type DialectName } from "../../db/dialect.ts";
 import type { Database, MessagesTable } from "../../db/schema.ts";
 
 /** Every query of the Message Center. Functions take the database or a transaction. */
@@ -110,8 +110,43 @@ export interface ConversationListOptions {
   filter?: "unread" | "waiting" | "mine";
   /** Whose conversations "mine" means. */
   operatorId: string;
+  dialect: DialectName;
   /** Name, e-mail or message text contains `text`, or a phone number contains one of `phoneDigits`. */
   search?: { text: string; phoneDigits: string[] };
+}
+
+/**
+ * Who a search finds, as one uncorrelated set (each table scanned once, then a hash or index lookup per
+ * conversation) rather than a correlated test per conversation.
+ */
+function matchingPeople(db: Db, dialect: DialectName, text: string, phoneDigits: string[]) {
+  // Stored numbers: E.164 on the account, dial code + national number on the profile (either may be missing).
+  const profilePhone = sql<string>`coalesce(country_code, '') || replace(replace(coalesce(phone_number, ''), ' ', ''), '-', '')`;
+  const profiles = db
+    .selectFrom("profiles")
+    .select("user_id")
+    .where((eb) =>
+      eb.or([
+        containsText(dialect, eb.ref("name"), text),
+        ...phoneDigits.map((digits) => containsText(dialect, profilePhone, digits)),
+      ]),
+    );
+  const accounts = db
+    .selectFrom("users")
+    .select("id as user_id")
+    .where((eb) =>
+      eb.or([
+        containsText(dialect, eb.ref("email"), text),
+        ...phoneDigits.map((digits) => containsText(dialect, eb.ref("phone"), digits)),
+      ]),
+    );
+  const messages = db
+    .selectFrom("messages")
+    .select("user_id")
+    .where("message_type", "=", "text")
+    .where((eb) => containsText(dialect, eb.ref("body"), text));
+  // UNION ALL: IN ignores repeats, and a plain UNION made SQLite sort and merge the three (3x slower).
+  return profiles.unionAll(accounts).unionAll(messages);
 }
 
 /**
@@ -156,26 +191,7 @@ export async function listConversations(db: Db, options: ConversationListOptions
   if (filter === "unread") query = query.whereRef("c.last_user_message_id", ">", "c.facilitator_read_id");
   if (filter === "waiting") query = query.whereRef("c.last_user_message_id", "=", "c.last_message_id");
   if (filter === "mine") query = query.where("c.assigned_to", "=", options.operatorId);
-  if (search) {
-    const { text, phoneDigits } = search;
-    query = query.where((eb) => {
-      // Stored numbers: E.164 on the account, dial code + national number on the profile (either may be missing).
-      const profilePhone = sql<string>`coalesce(p.country_code, '') || replace(replace(coalesce(p.phone_number, ''), ' ', ''), '-', '')`;
-      return eb.or([
-        containsText(eb.ref("p.name"), text),
-        containsText(eb.ref("u.email"), text),
-        ...phoneDigits.flatMap((digits) => [containsText(eb.ref("u.phone"), digits), containsText(profilePhone, digits)]),
-        eb.exists(
-          eb
-            .selectFrom("messages as m")
-            .select(sql`1`.as("one"))
-            .whereRef("m.user_id", "=", "c.user_id")
-            .where("m.message_type", "=", "text")
-            .where((sub) => containsText(sub.ref("m.body"), text)),
-        ),
-      ]);
-    });
-  }
+  if (search) query = query.where("c.user_id", "in", matchingPeople(db, options.dialect, search.text, search.phoneDigits));
   const rows = await query.orderBy("c.last_message_id", "desc").orderBy("c.user_id", "desc").limit(options.limit).execute();
   return rows.map((r) => ({
     ...r,

@@ -237,6 +237,7 @@ export class MessagesService {
       limit: limit + 1,
       filter: request.filter,
       operatorId,
+      dialect: this.#dialect,
       search: text ? { text, phoneDigits: phoneSearchDigits(text) } : undefined,
     });
     const page = rows.slice(0, limit);
