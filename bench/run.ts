@@ -11,6 +11,7 @@ const benches: { name: string; file: string; fn: string }[] = [
   { name: "program", file: "program.ts", fn: "benchProgram" },
   { name: "messages", file: "messages.ts", fn: "benchMessages" },
   { name: "start", file: "warm-start.ts", fn: "benchWarmStart" },
+  { name: "inbox", file: "inbox.ts", fn: "benchInbox" },
   { name: "web", file: "web.ts", fn: "benchWeb" },
   { name: "lighthouse", file: "lighthouse.ts", fn: "benchLighthouse" },
 ];
