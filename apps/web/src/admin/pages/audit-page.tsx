@@ -17,6 +17,7 @@ const AREAS = [
   "document",
   "settings",
   "contact",
+  "conversation",
   "file",
   "person",
   "team",
