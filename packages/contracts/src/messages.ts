@@ -64,13 +64,12 @@ export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
  */
 export const INBOX_PAGE_DEFAULT = 30;
 export const INBOX_PAGE_MAX = 100;
-export const INBOX_QUERY_MAX_LENGTH = 200;
 /** unread: the family wrote after the facilitators last read; waiting: the newest message is the family's; mine: assigned to the caller. */
 export const INBOX_FILTERS = ["unread", "waiting", "mine"] as const;
 export const inboxFilterSchema = z.enum(INBOX_FILTERS);
 export type InboxFilter = z.infer<typeof inboxFilterSchema>;
 
-/** `q` has no length limit here: the service refuses a long one with its own code (`search_too_long`). */
+/** `q` has no length limit here: the service refuses one over SEARCH_MAX_LENGTH with its own code (`search_too_long`). */
 export const conversationListRequestSchema = z.object({
   cursor: z
     .string()

@@ -81,19 +81,6 @@ export async function lockMessageSequence(trx: Kysely<any>, dialect: DialectName
   if (dialect === "postgres") await sql`select pg_advisory_xact_lock(7470001)`.execute(trx);
 }
 
-/**
- * `expr` contains `text`, ignoring case, with `text` taken literally: its `%`, `_` and `\` are escaped, so a
- * search for "50%" finds "50%" and not "50 anything". SQLite's LIKE already ignores case (ASCII, as its lower()
- * does), and wrapping every row in lower() doubled the time of a scan of 30,000 messages; PostgreSQL's LIKE
- * does not, so it gets ILIKE (which trigram indexes serve, migration 0013). NULL never matches.
- */
-export function containsText(dialect: DialectName, expr: Expression<string | null>, text: string): RawBuilder<SqlBool> {
-  const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
-  return dialect === "postgres"
-    ? sql<SqlBool>`${expr} ilike ${pattern}` // a backslash is already the default escape; a plain ILIKE can use a trigram index
-    : sql<SqlBool>`${expr} like ${pattern} escape '\\'`;
-}
-
 /** A cheap round trip for the health check. */
 // biome-ignore lint/suspicious/noExplicitAny: any database schema will do for `select 1`
 export async function ping(db: Kysely<any>): Promise<void> {
@@ -115,4 +102,17 @@ export function supportsSkipLocked(dialect: DialectName): boolean {
 export function likeContains(column: string, text: string) {
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/**
+ * likeContains's test for callers that know the dialect and search large tables (the inbox reads every text
+ * message): any expression, and no lower() around each row. SQLite's LIKE already ignores case (ASCII, as its
+ * lower() does), and lower() doubled the time of a scan of 30,000 messages; PostgreSQL gets ILIKE, which the
+ * trigram indexes of migration 0013 serve. NULL never matches.
+ */
+export function containsText(dialect: DialectName, expr: Expression<string | null>, text: string): RawBuilder<SqlBool> {
+  const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+  return dialect === "postgres"
+    ? sql<SqlBool>`${expr} ilike ${pattern}` // a backslash is already the default escape; a plain ILIKE can use a trigram index
+    : sql<SqlBool>`${expr} like ${pattern} escape '\\'`;
 }

@@ -65,19 +65,3 @@ export function phoneWithCountry(country: string, phoneNumber: string): string |
   if (compact.startsWith(dial)) return normalizePhone(`+${compact}`);
   return null;
 }
-
-/**
- * The digit strings to look for when someone searches for a phone number as they would write it: with or
- * without "+" or the country code, with spaces or dashes, "00…" for "+", or the local form with the trunk "0"
- * ("0791234567" for "+962791234567"). Numbers are stored as E.164 (users.phone) or as a dial code plus the
- * national number (profiles), so each variant is searched as a substring of those. Empty when `input` is not a
- * phone number (letters, or fewer than 3 digits).
- */
-export function phoneSearchDigits(input: string): string[] {
-  const digits = /^\+?(\d{3,17})$/.exec(normalizeDigits(input))?.[1];
-  if (!digits) return [];
-  const variants = new Set([digits]);
-  if (digits.startsWith("00")) variants.add(digits.slice(2));
-  else if (digits.startsWith("0")) variants.add(digits.slice(1));
-  return [...variants];
-}

@@ -8,7 +8,6 @@ import {
   type ConversationListRequest,
   type ConversationPerson,
   INBOX_PAGE_DEFAULT,
-  INBOX_QUERY_MAX_LENGTH,
   MESSAGE_TEXT_MAX_LENGTH,
   MESSAGES_PAGE_DEFAULT,
   type MessagesPage,
@@ -22,7 +21,7 @@ import { type DialectName, isUniqueViolation, lockMessageSequence } from "../../
 import { AppError, notFound } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
 import { type Actor, audit } from "../admin/audit.service.ts";
-import { phoneSearchDigits } from "../auth/phone.ts";
+import { peopleSearch } from "../users/users.service.ts";
 import type { LiveHub } from "./live-hub.ts";
 import type { MessageRow } from "./messages.repository.ts";
 import * as repo from "./messages.repository.ts";
@@ -226,11 +225,9 @@ export class MessagesService {
 
   /** The inbox page after `request.cursor`, searched and filtered; `operatorId` is whose "mine" means. */
   async conversations(request: ConversationListRequest, operatorId: string): Promise<ConversationList> {
+    // The people list's reading of a search: refuses one over SEARCH_MAX_LENGTH, finds the phone digits in any form.
+    const { phoneDigits } = peopleSearch(request.q ?? "");
     const text = (request.q ?? "").trim();
-    if (text.length > INBOX_QUERY_MAX_LENGTH)
-      throw new AppError("search_too_long", `Searches are limited to ${INBOX_QUERY_MAX_LENGTH} characters`, {
-        max: INBOX_QUERY_MAX_LENGTH,
-      });
     const limit = request.limit ?? INBOX_PAGE_DEFAULT;
     const rows = await repo.listConversations(this.#db, {
       after: request.cursor ? decodeCursor(request.cursor) : undefined,
@@ -238,7 +235,7 @@ export class MessagesService {
       filter: request.filter,
       operatorId,
       dialect: this.#dialect,
-      search: text ? { text, phoneDigits: phoneSearchDigits(text) } : undefined,
+      search: text ? { text, phoneDigits } : undefined,
     });
     const page = rows.slice(0, limit);
     const [lastMessages, names] = await Promise.all([

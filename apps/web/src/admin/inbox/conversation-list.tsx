@@ -1,4 +1,4 @@
-import { type ConversationSummary, INBOX_FILTERS, INBOX_QUERY_MAX_LENGTH, type InboxFilter } from "@hikaya/contracts";
+import { type ConversationSummary, INBOX_FILTERS, type InboxFilter, SEARCH_MAX_LENGTH } from "@hikaya/contracts";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useState } from "react";
 import { NavLink, useSearchParams } from "react-router";
@@ -79,7 +79,7 @@ export function ConversationList() {
           type="search"
           className="admin-input"
           value={draft}
-          maxLength={INBOX_QUERY_MAX_LENGTH}
+          maxLength={SEARCH_MAX_LENGTH}
           placeholder={t("searchPlaceholder")}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={(e) => {
