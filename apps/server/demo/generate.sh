@@ -17,6 +17,9 @@ OUT="$DEMO/files"
 
 FONT=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 FONT_BOLD=/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
+# Arabic on-screen text: ffmpeg's drawtext joins and orders it with libfribidi (text_shaping, on by default).
+FONT_AR=/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf
+FONT_AR_BOLD=/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf
 FPS=15
 
 log() { printf '%s\n' "$*" >&2; }
@@ -50,7 +53,8 @@ validate() {
     grep -qxF "$p" <<<"$listed" || log "note: not referenced by program.json: $p"
   done < <(cd "$OUT" && find . -type f | sed 's|^\./||' | sort)
   log "files: $(find "$OUT" -type f | wc -l), total: $(du -sh "$OUT" | cut -f1) ($(du -sb "$OUT" | cut -f1) bytes)"
-  (( $(du -sb "$OUT" | cut -f1) < 4 * 1024 * 1024 )) || { log "total size is over 4 MB"; fail=1; }
+  # Both languages of every video: 6 MiB keeps the committed demo small (it was 4 MiB with English only).
+  (( $(du -sb "$OUT" | cut -f1) < 6 * 1024 * 1024 )) || { log "total size is over 6 MB"; fail=1; }
   (( fail == 0 )) || die "validation failed"
   log "ok"
 }
@@ -63,6 +67,8 @@ CHROME="${CHROME:-$(command -v chromium || command -v chromium-browser || comman
 [[ -n "$CHROME" ]] || die "missing tool: chromium (or set CHROME=/path/to/chrome)"
 [[ -f "$FONT" && -f "$FONT_BOLD" ]] || die "missing DejaVu fonts (fonts-dejavu-core)"
 [[ -n "$(fc-list 'Noto Naskh Arabic' 2>/dev/null)" ]] || log "warning: Noto Naskh Arabic not found (fonts-noto-core); PDFs may fall back"
+[[ -f "$FONT_AR" && -f "$FONT_AR_BOLD" ]] || die "missing Noto Sans Arabic fonts (fonts-noto-core)"
+ffmpeg -hide_banner -buildconf | grep -q enable-libfribidi || die "ffmpeg without libfribidi cannot shape Arabic text"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -125,7 +131,7 @@ audio_item() {
 # Text lines for render_video: entries "FONT<TAB>SIZE<TAB>Y<TAB>ALPHA<TAB>TEXT"
 TEXTS=()
 add_text() { TEXTS+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"$4"$'\t'"$5"); }
-# add_wrapped FONT SIZE Y0 LINEHEIGHT ALPHA WIDTHCHARS TEXT
+# add_wrapped FONT SIZE Y0 LINEHEIGHT ALPHA WIDTH TEXT (WIDTH in bytes: fold counts bytes, an Arabic letter is two)
 add_wrapped() {
   local font="$1" size="$2" y="$3" lh="$4" alpha="$5" width="$6" line
   while IFS= read -r line; do
@@ -161,6 +167,13 @@ render_video() {
     "${X264[@]}" -crf "$crf" "${AAC[@]}" -b:a 20k "${BITEXACT[@]}" "$out"
 }
 
+# Per language: the file name suffix (English is the default and has none), the fonts, the wrap width in bytes.
+suffix() { [[ "$1" == ar ]] && printf -- '-ar' || true; }
+set_fonts() {
+  if [[ "$1" == ar ]]; then REGULAR="$FONT_AR" BOLD="$FONT_AR_BOLD"; else REGULAR="$FONT" BOLD="$FONT_BOLD"; fi
+}
+wrap() { if [[ "$1" == ar ]]; then echo $(($2 * 2)); else echo "$2"; fi; }
+
 # --------------------------------------------------------------------------- work items
 node "$SRC/plan.mjs" tasks >"$TMP/tasks.tsv"
 
@@ -174,13 +187,14 @@ while IFS=$'\t' read -r kind a1 a2 a3 a4 a5 a6; do
       -filter_complex "[0:v][1:v]overlay,drawtext=fontfile=$FONT_BOLD:text=$a2:fontsize=92:fontcolor=$a3:x=(w-text_w)/2:y=(h-text_h)/2" \
       -frames:v 1 -q:v 3 "${BITEXACT[@]}" "$OUT/images/$a1.jpg"
     ;;
-  landing) # color title subtitle narration
-    log "landing"
-    speak "$TMP/n.wav" narrator en 6.5 "$a4"
+  landing) # lang color title subtitle narration
+    log "landing $a1"
+    sfx="$(suffix "$a1")"; set_fonts "$a1"
+    speak "$TMP/n.wav" narrator "$a1" 6.5 "$a5"
     d="$(clampint "$(calc "$(duration "$TMP/n.wav") + 1")" 6 8)"
-    add_text "$FONT_BOLD" 44 118 1 "$a2"
-    add_wrapped "$FONT" 22 190 32 0.85 40 "$a3"
-    render_video "$OUT/videos/landing.mp4" 640 360 "$d" "$a1" "$TMP/n.wav" 31
+    add_text "$BOLD" 44 118 1 "$a3"
+    add_wrapped "$REGULAR" 22 190 32 0.85 "$(wrap "$a1" 40)" "$a4"
+    render_video "$OUT/videos/landing$sfx.mp4" 640 360 "$d" "$a2" "$TMP/n.wav" 31
     ;;
   landing-answer) # character lang text
     log "landing answer $a1"
@@ -190,34 +204,46 @@ while IFS=$'\t' read -r kind a1 a2 a3 a4 a5 a6; do
     log "greeting"
     audio_item "$OUT/audio/greeting.m4a" narrator en 4 5 "$a1" 32k
     ;;
-  instruction) # slug location text
-    log "instruction $a1"
-    speak "$TMP/n.wav" narrator en 4.4 "$a3"
+  instruction) # lang slug location text
+    log "instruction $a2 $a1"
+    sfx="$(suffix "$a1")"; set_fonts "$a1"
+    speak "$TMP/n.wav" narrator "$a1" 4.4 "$a4"
     d="$(clamp01 "$(calc "$(duration "$TMP/n.wav") + 0.6")" 3 5)"
-    if (( ${#a2} > 20 )); then add_text "$FONT_BOLD" 16 28 1 "$a2"; else add_text "$FONT_BOLD" 19 26 1 "$a2"; fi
-    add_wrapped "$FONT" 14 74 21 0.95 34 "$a3"
-    render_video "$OUT/instructions/$a1.mp4" 320 180 "$d" "#34495E" "$TMP/n.wav" 34
+    if (( ${#a3} > 20 )); then add_text "$BOLD" 16 28 1 "$a3"; else add_text "$BOLD" 19 26 1 "$a3"; fi
+    add_wrapped "$REGULAR" 14 74 21 0.95 "$(wrap "$a1" 34)" "$a4"
+    render_video "$OUT/instructions/$a2$sfx.mp4" 320 180 "$d" "#34495E" "$TMP/n.wav" 34
     ;;
-  story) # NN order color title subtitle
-    log "story $a1"
-    speak "$TMP/n.wav" narrator en 5.2 "Story $a2. $a4. $a5."
-    d="$(clampint "$(calc "$(duration "$TMP/n.wav") + 0.8")" 5 6)"
-    printf 'story-%s\t%s\n' "$a1" "$d" >>"$TMP/durations.tsv"
-    add_text "$FONT_BOLD" 54 92 1 "Story $a2"
-    add_wrapped "$FONT" 34 168 42 1 30 "$a4"
-    n="$(printf '%s\n' "$a4" | fold -s -w 30 | wc -l)"
-    add_text "$FONT" 20 $((208 + 42 * n)) 0.85 "$a5"
-    render_video "$OUT/videos/story-$a1.mp4" 640 360 "$d" "$a3" "$TMP/n.wav" 31
-    "${FF[@]}" -ss 3 -i "$OUT/videos/story-$a1.mp4" -frames:v 1 -vf scale=176:100:flags=lanczos -q:v 4 \
-      "${BITEXACT[@]}" "$OUT/thumbnails/story-$a1.jpg"
+  story) # lang NN order color title subtitle
+    log "story $a2 $a1"
+    sfx="$(suffix "$a1")"; set_fonts "$a1"
+    label="Story $a3"; [[ "$a1" == ar ]] && label="القصة $a3"
+    if [[ "$a1" == en ]]; then
+      speak "$TMP/n.wav" narrator en 5.2 "$label. $a5. $a6."
+      d="$(clampint "$(calc "$(duration "$TMP/n.wav") + 0.8")" 5 6)"
+      printf 'story-%s\t%s\n' "$a2" "$d" >>"$TMP/durations.tsv"
+    else
+      # The Arabic video keeps the English one's length: a story has one duration whichever video plays.
+      d="$(awk -F'\t' -v k="story-$a2" '$1 == k { print $2 }' "$TMP/durations.tsv")"
+      [[ -n "$d" ]] || die "story $a2: Arabic before English"
+      speak "$TMP/n.wav" narrator ar "$(calc "$d - 0.8")" "$label. $a5. $a6."
+    fi
+    add_text "$BOLD" 54 92 1 "$label"
+    add_wrapped "$REGULAR" 34 168 42 1 "$(wrap "$a1" 30)" "$a5"
+    n="$(printf '%s\n' "$a5" | fold -s -w "$(wrap "$a1" 30)" | wc -l)"
+    add_text "$REGULAR" 20 $((208 + 42 * n)) 0.85 "$a6"
+    render_video "$OUT/videos/story-$a2$sfx.mp4" 640 360 "$d" "$a4" "$TMP/n.wav" 31
+    "${FF[@]}" -ss 3 -i "$OUT/videos/story-$a2$sfx.mp4" -frames:v 1 -vf scale=176:100:flags=lanczos -q:v 4 \
+      "${BITEXACT[@]}" "$OUT/thumbnails/story-$a2$sfx.jpg"
     ;;
-  question) # NN K color text
-    log "question s$a1-q$a2"
-    speak "$TMP/n.wav" narrator en 3.3 "$a4"
+  question) # lang NN K color text
+    log "question s$a2-q$a3 $a1"
+    sfx="$(suffix "$a1")"; set_fonts "$a1"
+    label="Question $a3"; [[ "$a1" == ar ]] && label="السؤال $a3"
+    speak "$TMP/n.wav" narrator "$a1" 3.3 "$a5"
     d="$(clamp01 "$(calc "$(duration "$TMP/n.wav") + 0.6")" 3 4)"
-    add_text "$FONT_BOLD" 24 30 1 "Question $a2"
-    add_wrapped "$FONT" 16 84 23 1 30 "$a4"
-    render_video "$OUT/question-media/s$a1-q$a2.mp4" 320 180 "$d" "$a3" "$TMP/n.wav" 34
+    add_text "$BOLD" 24 30 1 "$label"
+    add_wrapped "$REGULAR" 16 84 23 1 "$(wrap "$a1" 30)" "$a5"
+    render_video "$OUT/question-media/s$a2-q$a3$sfx.mp4" 320 180 "$d" "$a4" "$TMP/n.wav" 34
     ;;
   answer) # NN K character lang text
     audio_item "$OUT/audio/answers/s$a1-q$a2-$a3.m4a" "$a3" "$a4" 2 4 "$a5"
