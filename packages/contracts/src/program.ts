@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { videoUrlSchema } from "./admin.ts";
-import { AGE_GROUPS, CONTACT_GENDERS, GENDERS } from "./constants.ts";
+import { AGE_GROUPS, CONTACT_GENDERS, GENDERS, LANGUAGES, type Language } from "./constants.ts";
 import { instructionLocationSchema, watchStatusSchema } from "./enums.ts";
 import { type StoryInput, type StoryPatch, storyInputSchema, storySubtitleSchema, storyTitleSchema } from "./stories.ts";
 
@@ -19,6 +19,31 @@ export const recordIdSchema = z
 const id = recordIdSchema;
 /** Free text: no NUL characters, which PostgreSQL cannot store in text. */
 const text = () => z.string().refine((v) => !v.includes("\0"), "contains a NUL character");
+
+// ─── Media language ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * `?lang=en|ar` on the family API's reads (stories, a story, questions, instructions, contents): the language of
+ * the media given (video, thumbnail, question and instruction videos). A query parameter rather than
+ * Accept-Language or the profile's language: the address itself differs per language, so HTTP caches, the offline
+ * service worker and the app's query cache keep each language's answer apart without `Vary`, visitors (the landing
+ * video) get it too, and a switch of the app's language takes effect on the next request. Without it: English, as
+ * for clients written to the spec.
+ */
+export const mediaLanguageQuerySchema = z.object({ lang: z.enum(LANGUAGES).optional() });
+export type MediaLanguageQuery = z.infer<typeof mediaLanguageQuerySchema>;
+
+/**
+ * The file for a language: the Arabic one for Arabic when there is one, else the English (default) one; English
+ * falls back to the Arabic one when only that exists (a thumbnail may be missing in English).
+ */
+export function mediaFor<T extends string | null | undefined>(
+  language: Language | undefined,
+  english: T,
+  arabic: string | null | undefined,
+): T | string {
+  return language === "ar" ? arabic || english : english || arabic || english;
+}
 
 // ─── Stories ────────────────────────────────────────────────────────────────────────────────────────
 

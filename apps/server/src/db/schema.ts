@@ -61,8 +61,11 @@ export interface StoriesTable {
   title_ar: string;
   subtitle_en: string;
   subtitle_ar: string;
+  /** The English (and default) video; `video_url_ar` the Arabic one, null when none (migration 0017). */
   video_url: string;
+  video_url_ar?: string | null;
   thumbnail_path: string | null;
+  thumbnail_path_ar?: string | null;
   duration_seconds: number | null;
   created_at: string;
   updated_at: string;
@@ -87,6 +90,8 @@ export interface QuestionsTable {
   story_id: string;
   position: number;
   media_path: string;
+  /** The Arabic video, null when none: Arabic readers get `media_path` (migration 0017). */
+  media_path_ar?: string | null;
   created_at: string;
   /** Saves so far (migration 0014). */
   version?: number;
@@ -114,12 +119,14 @@ export interface LandingAnswersTable {
 export interface InstructionsTable {
   location: string;
   media_path: string;
+  media_path_ar?: string | null;
   updated_at: string;
 }
 
 export interface DocumentsTable {
   key: string;
   path: string;
+  path_ar?: string | null;
   updated_at: string;
 }
 

@@ -25,14 +25,27 @@ const programSchema = z.object({
       title: text,
       subtitle: text,
       video: filePath,
+      /** The Arabic files (on-screen text and narration in Arabic) beside the English ones. */
+      videoAr: filePath.optional(),
       thumbnail: filePath,
+      thumbnailAr: filePath.optional(),
       durationSeconds: z.number().optional(),
-      questions: z.array(z.object({ media: filePath, answers: z.array(z.object({ character: z.string(), audio: filePath })) })),
+      questions: z.array(
+        z.object({
+          media: filePath,
+          mediaAr: filePath.optional(),
+          answers: z.array(z.object({ character: z.string(), audio: filePath })),
+        }),
+      ),
     }),
   ),
-  landing: z.object({ video: filePath, answers: z.array(z.object({ character: z.string(), audio: filePath })) }),
+  landing: z.object({
+    video: filePath,
+    videoAr: filePath.optional(),
+    answers: z.array(z.object({ character: z.string(), audio: filePath })),
+  }),
   greetingAudio: filePath,
-  instructions: z.array(z.object({ location: z.string(), video: filePath })),
+  instructions: z.array(z.object({ location: z.string(), video: filePath, videoAr: filePath.optional() })),
   documents: z.object({ termsAndCondition: filePath, privacyAndPolicy: filePath }),
 });
 export type DemoProgram = z.infer<typeof programSchema>;
@@ -109,8 +122,9 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
   const answers: Insertable<Database["answers"]>[] = [];
   for (const s of program.stories) {
     const id = randomUUID();
-    // Spec section 3: the thumbnail object is named by the story id.
+    // Spec section 3: the thumbnail object is named by the story id; the Arabic one by the id and "-ar".
     await store(s.thumbnail, id);
+    const thumbnailAr = s.thumbnailAr ? await store(s.thumbnailAr, `${id}-ar`) : null;
     stories.push({
       id,
       position: s.order,
@@ -119,7 +133,9 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
       subtitle_en: s.subtitle.en,
       subtitle_ar: s.subtitle.ar,
       video_url: await storePrivate(s.video),
+      video_url_ar: s.videoAr ? await storePrivate(s.videoAr) : null,
       thumbnail_path: publicObjectPath("thumbnails", id),
+      thumbnail_path_ar: thumbnailAr,
       duration_seconds: s.durationSeconds ?? null,
       created_at: now,
       updated_at: now,
@@ -131,6 +147,7 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
         story_id: id,
         position: qi + 1,
         media_path: await storePrivate(q.media),
+        media_path_ar: q.mediaAr ? await storePrivate(q.mediaAr) : null,
         created_at: now,
       });
       for (const [ai, a] of q.answers.entries()) {
@@ -158,14 +175,25 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
   const instructions: Insertable<Database["instructions"]>[] = [];
   for (const ins of program.instructions) {
     // The landing page's intro is the "Landing Page" instruction, so operators replace it in one place.
-    const video = ins.location === "Landing Page" ? program.landing.video : ins.video;
-    instructions.push({ location: ins.location, media_path: await store(video), updated_at: now });
+    const [video, videoAr] =
+      ins.location === "Landing Page" ? [program.landing.video, program.landing.videoAr] : [ins.video, ins.videoAr];
+    instructions.push({
+      location: ins.location,
+      media_path: await store(video),
+      media_path_ar: videoAr ? await store(videoAr) : null,
+      updated_at: now,
+    });
   }
   const documents = [
-    { key: "termsAndCondition", path: await store(program.documents.termsAndCondition), updated_at: now },
-    { key: "privacyAndPolicy", path: await store(program.documents.privacyAndPolicy), updated_at: now },
-    { key: "greetingAudio", path: await store(program.greetingAudio), updated_at: now },
-    { key: "landingVideo", path: await store(program.landing.video), updated_at: now },
+    { key: "termsAndCondition", path: await store(program.documents.termsAndCondition), path_ar: null, updated_at: now },
+    { key: "privacyAndPolicy", path: await store(program.documents.privacyAndPolicy), path_ar: null, updated_at: now },
+    { key: "greetingAudio", path: await store(program.greetingAudio), path_ar: null, updated_at: now },
+    {
+      key: "landingVideo",
+      path: await store(program.landing.video),
+      path_ar: program.landing.videoAr ? await store(program.landing.videoAr) : null,
+      updated_at: now,
+    },
   ];
 
   try {

@@ -6,6 +6,7 @@ import {
   instructionBodySchema,
   instructionLocationSchema,
   instructionMediaSchema,
+  mediaLanguageQuerySchema,
 } from "@hikaya/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -34,12 +35,14 @@ export async function contentRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["content"],
         summary: "The instruction video for a location",
-        querystring: z.object({ location: instructionLocationSchema }),
+        description: "`lang` picks the video's language (default English; the other language's when it has none).",
+        querystring: mediaLanguageQuerySchema.extend({ location: instructionLocationSchema }),
         response: { 200: instructionSchema, ...errorResponses(400) },
       },
     },
     async (request) => {
-      return { location: request.query.location, media: await instructionMedia(app.deps, request.query.location) };
+      const { location, lang } = request.query;
+      return { location, media: await instructionMedia(app.deps, location, lang) };
     },
   );
 
@@ -50,13 +53,16 @@ export async function contentRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["token API"],
         summary: "The instruction video for a location",
+        description: "`?lang=en|ar` picks the video's language (default English).",
+        querystring: mediaLanguageQuerySchema,
         body: instructionBodySchema,
         response: { 200: envelopeSchema(instructionMediaSchema), ...envelopeErrorResponses(400, 401) },
       },
     },
     async (request) => {
       await requireUser(request);
-      return { code: 200 as const, data: { media: await instructionMedia(app.deps, request.body.location) } };
+      const media = await instructionMedia(app.deps, request.body.location, request.query.lang);
+      return { code: 200 as const, data: { media } };
     },
   );
 
@@ -66,12 +72,14 @@ export async function contentRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["content"],
         summary: "Terms and privacy documents (PDF URLs), the greeting audio and the landing video",
-        response: { 200: contentsSchema },
+        description: "`lang` picks the language of each file where there are two (default English).",
+        querystring: mediaLanguageQuerySchema,
+        response: { 200: contentsSchema, ...errorResponses(400) },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.header("cache-control", "public, max-age=60");
-      return contents(app.deps);
+      return contents(app.deps, request.query.lang);
     },
   );
 

@@ -11,7 +11,9 @@ const STORY_COLUMNS = [
   "subtitle_en",
   "subtitle_ar",
   "video_url",
+  "video_url_ar",
   "thumbnail_path",
+  "thumbnail_path_ar",
   "duration_seconds",
   "published",
 ] as const;
@@ -48,7 +50,7 @@ export async function findStory(db: Db, id: string): Promise<StoryRow | undefine
 export async function listQuestions(db: Db, storyId: string) {
   return db
     .selectFrom("questions")
-    .select(["id", "position", "media_path"])
+    .select(["id", "position", "media_path", "media_path_ar"])
     .where("story_id", "=", storyId)
     .orderBy("position")
     .execute();

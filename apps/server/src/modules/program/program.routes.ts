@@ -5,6 +5,7 @@ import {
   deletedSchema,
   envelopeSchema,
   landingAnswerSchema,
+  mediaLanguageQuerySchema,
   questionItemSchema,
   reorderStoriesBodySchema,
   storyIdParamsSchema,
@@ -48,8 +49,9 @@ export async function programRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["stories"],
         summary: "List the stories in order",
-        description: VISIBILITY,
-        response: { 200: storyListSchema, ...errorResponses(401) },
+        description: `${VISIBILITY} \`lang\` picks the language of the videos and thumbnails (default English).`,
+        querystring: mediaLanguageQuerySchema,
+        response: { 200: storyListSchema, ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
@@ -59,7 +61,7 @@ export async function programRoutes(fastify: FastifyInstance) {
       reply.header("vary", "authorization, x-auth-token");
       // Already JSON bytes (cached per viewer kind and progress, built from the same Story type): Fastify
       // sends a Buffer as it is, skipping the per-request schema serializer.
-      const json = await storyListJson(app.deps, auth);
+      const json = await storyListJson(app.deps, auth, request.query.lang);
       return reply.type("application/json; charset=utf-8").send(json as unknown as Story[]);
     },
   );
@@ -72,14 +74,15 @@ export async function programRoutes(fastify: FastifyInstance) {
         summary: "One story",
         description: `${VISIBILITY} A story Locked for the caller answers 403 story_locked.`,
         params: storyIdParamsSchema,
-        response: { 200: storySchema, ...errorResponses(401, 403, 404) },
+        querystring: mediaLanguageQuerySchema,
+        response: { 200: storySchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request, reply) => {
       const auth = await optionalUser(request);
       reply.header("cache-control", "private, no-cache");
       reply.header("vary", "authorization, x-auth-token");
-      return getStoryFor(app.deps, auth, request.params.id);
+      return getStoryFor(app.deps, auth, request.params.id, request.query.lang);
     },
   );
 
@@ -185,13 +188,15 @@ export async function programRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["token API"],
         summary: "A story's questions, in order",
+        description: "`?lang=en|ar` picks the language of the question videos (default English).",
+        querystring: mediaLanguageQuerySchema,
         body: storyRefBodySchema,
         response: { 200: envelopeSchema(z.array(questionItemSchema)), ...envelopeErrorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
       const auth = await requireUser(request);
-      return { code: 200 as const, data: await questionsFor(app.deps, auth, request.body.story) };
+      return { code: 200 as const, data: await questionsFor(app.deps, auth, request.body.story, request.query.lang) };
     },
   );
 

@@ -1,4 +1,4 @@
-import type { AnswerItem, LandingAnswer, QuestionItem, Story } from "@hikaya/contracts";
+import { type AnswerItem, type LandingAnswer, type Language, mediaFor, type QuestionItem, type Story } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
@@ -28,13 +28,15 @@ type ReadDeps = Pick<AppDeps, "db" | "auth">;
  * - a signed-in person: watchStatus from their own progress (spec section 4) and the video URL of every
  *   story that is not Locked for them;
  * - an admin: everything, with their own watchStatus.
- * A video in private storage is given as a signed link (story-media.ts), made at `now`.
+ * A video in private storage is given as a signed link (story-media.ts), made at `now`. Families get the video and
+ * thumbnail of `language` (mediaFor: the other one when it has none); editors the English (default) ones.
  */
 function toStory(
   deps: ReadDeps,
   row: StoryRow,
   viewer: { lastWatched: number; isAdmin: boolean } | "editor" | null,
   now = Date.now(),
+  language?: Language,
 ): Story {
   const story: Story = {
     id: row.id,
@@ -44,13 +46,14 @@ function toStory(
     subtitle: row.subtitle_en,
     titleB: row.title_ar,
     subtitleB: row.subtitle_ar,
-    thumbnailUrl: row.thumbnail_path,
+    thumbnailUrl: mediaFor(language, row.thumbnail_path, row.thumbnail_path_ar),
     durationSeconds: row.duration_seconds,
   };
   if (!viewer) return story;
   if (viewer === "editor") return { ...story, url: signMedia(deps, row.video_url, now) };
   story.watchStatus = watchStatusOf(row.position, viewer.lastWatched);
-  if (viewer.isAdmin || story.watchStatus !== "Locked") story.url = signMedia(deps, row.video_url, now);
+  if (viewer.isAdmin || story.watchStatus !== "Locked")
+    story.url = signMedia(deps, mediaFor(language, row.video_url, row.video_url_ar), now);
   return story;
 }
 
@@ -60,7 +63,8 @@ async function viewerOf(deps: Deps, auth: AuthContext | null) {
 
 /**
  * The story list is read on every home-screen visit and differs between people only by their furthest
- * watched story. Each process keeps the rows and the serialized answer per (viewer kind, L), and reuses
+ * watched story (and the media language asked for). Each process keeps the rows and the serialized answer per
+ * (viewer kind, L, language), and reuses
  * them only while the table's version (count, newest update, checked in the same query as L) is
  * unchanged, so an edit from any replica shows at once.
  */
@@ -73,7 +77,7 @@ interface ListCache {
 }
 const listCaches = new WeakMap<object, ListCache>();
 
-export async function storyListJson(deps: ReadDeps, auth: AuthContext | null): Promise<Buffer> {
+export async function storyListJson(deps: ReadDeps, auth: AuthContext | null, language?: Language): Promise<Buffer> {
   const state = await findListState(deps.db, auth?.userId ?? null);
   const now = Date.now();
   const expires = linkExpiry(now);
@@ -84,21 +88,22 @@ export async function storyListJson(deps: ReadDeps, auth: AuthContext | null): P
     listCaches.set(deps.db, cache);
   }
   const viewer = auth ? { lastWatched: state.last, isAdmin: auth.isAdmin } : null;
-  const key = viewer ? `${viewer.isAdmin ? "admin" : "user"}:${viewer.lastWatched}` : "visitor";
+  const lang = language ?? "en";
+  const key = `${viewer ? `${viewer.isAdmin ? "admin" : "user"}:${viewer.lastWatched}` : "visitor"}:${lang}`;
   let json = cache.json.get(key);
   if (json === undefined) {
     // Kept as UTF-8 bytes: encoding 7 KB of text on every answer costs more than computing it.
-    json = Buffer.from(JSON.stringify(cache.rows.map((row) => toStory(deps, row, viewer, now))));
+    json = Buffer.from(JSON.stringify(cache.rows.map((row) => toStory(deps, row, viewer, now, lang))));
     if (cache.json.size < 1000) cache.json.set(key, json);
   }
   return json;
 }
 
-export async function getStoryFor(deps: ReadDeps, auth: AuthContext | null, id: string): Promise<Story> {
+export async function getStoryFor(deps: ReadDeps, auth: AuthContext | null, id: string, language?: Language): Promise<Story> {
   const [row, viewer] = await Promise.all([findStory(deps.db, id), viewerOf(deps, auth)]);
   // A draft is not there for families; admins see it (the console's preview).
   if (!row || (row.published === 0 && !auth?.isAdmin)) throw notFound("Story not found");
-  const story = toStory(deps, row, viewer);
+  const story = toStory(deps, row, viewer, Date.now(), language);
   if (story.watchStatus === "Locked" && !auth?.isAdmin) throw lockedError(row.position);
   return story;
 }
@@ -122,10 +127,19 @@ async function unlockedStory(deps: Deps, auth: AuthContext, id: string): Promise
   return row;
 }
 
-export async function questionsFor(deps: ReadDeps, auth: AuthContext, storyId: string): Promise<QuestionItem[]> {
+export async function questionsFor(
+  deps: ReadDeps,
+  auth: AuthContext,
+  storyId: string,
+  language?: Language,
+): Promise<QuestionItem[]> {
   const story = await unlockedStory(deps, auth, storyId);
   const rows = await listQuestions(deps.db, story.id);
-  return rows.map((q) => ({ _id: q.id, url: signMedia(deps, q.media_path), index: q.position }));
+  return rows.map((q) => ({
+    _id: q.id,
+    url: signMedia(deps, mediaFor(language, q.media_path, q.media_path_ar)),
+    index: q.position,
+  }));
 }
 
 export async function answersFor(deps: ReadDeps, auth: AuthContext, storyId: string): Promise<AnswerItem[]> {

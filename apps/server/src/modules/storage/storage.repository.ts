@@ -6,14 +6,19 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** Every column that keeps the address of a stored file (`/storage/v1/object/...`, maybe with `?v=`). */
 const PATH_COLUMNS = [
   ["stories", "video_url"],
+  ["stories", "video_url_ar"],
   ["stories", "thumbnail_path"],
+  ["stories", "thumbnail_path_ar"],
   ["characters", "thumbnail_path"],
   ["characters", "audio_path"],
   ["questions", "media_path"],
+  ["questions", "media_path_ar"],
   ["answers", "audio_path"],
   ["landing_answers", "audio_path"],
   ["instructions", "media_path"],
+  ["instructions", "media_path_ar"],
   ["documents", "path"],
+  ["documents", "path_ar"],
 ] as const;
 
 /** Every stored address any row keeps, as written (duplicates possible). */
