@@ -82,6 +82,9 @@ export const adminStorySchema = z.object({
   subtitleAr: z.string(),
   videoUrl: z.string(),
   thumbnailUrl: z.string().nullable(),
+  /** The Arabic video and thumbnail, null when none (Arabic families then get the English ones). */
+  videoUrlAr: z.string().nullable(),
+  thumbnailUrlAr: z.string().nullable(),
   questionCount: z.number().int(),
   watchedCount: z.number().int(),
   updatedAt: z.string(),
@@ -131,6 +134,8 @@ export const adminQuestionSchema = z.object({
   storyId: z.string(),
   order: z.number().int(),
   media: z.string(),
+  /** The Arabic question video, null when none. */
+  mediaAr: z.string().nullable(),
   answers: z.array(adminAnswerSchema),
   /** Saves so far (stale saves are refused like a story's). */
   version: z.number().int(),
@@ -151,6 +156,15 @@ export type ReorderImpact = z.infer<typeof reorderImpactSchema>;
 export const reorderImpactInputSchema = z.object({ ids: z.array(z.string()).min(1).max(1000) });
 
 export const publishInputSchema = z.object({ published: z.boolean() });
+
+/**
+ * The Arabic file of a story, question or instruction (PUT …/ar): the English one stays the default and the
+ * fallback, so null removes the Arabic one and Arabic families get the English file again.
+ */
+export const arabicStoryVideoInputSchema = z.object({ videoUrl: videoUrlSchema.nullable() });
+export type ArabicStoryVideoInput = z.infer<typeof arabicStoryVideoInputSchema>;
+export const arabicMediaInputSchema = z.object({ media: storedPathSchema.nullable() });
+export type ArabicMediaInput = z.infer<typeof arabicMediaInputSchema>;
 
 export const adminCharacterSchema = z.object({
   id: z.string(),
@@ -183,7 +197,13 @@ export type AdminLandingAnswer = z.infer<typeof adminLandingAnswerSchema>;
 
 export const adminMediaSchema = z.object({
   instructions: z.array(
-    z.object({ location: z.enum(INSTRUCTION_LOCATIONS), media: z.string().nullable(), updatedAt: z.string().nullable() }),
+    z.object({
+      location: z.enum(INSTRUCTION_LOCATIONS),
+      media: z.string().nullable(),
+      /** The Arabic video, null when none (Arabic families then get `media`). */
+      mediaAr: z.string().nullable(),
+      updatedAt: z.string().nullable(),
+    }),
   ),
   documents: z.array(z.object({ key: documentKeySchema, path: z.string().nullable(), updatedAt: z.string().nullable() })),
 });

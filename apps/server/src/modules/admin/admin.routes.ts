@@ -28,6 +28,7 @@ import { errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartFile } from "../../plugins/multipart.ts";
 import { requireOperator } from "../auth/guards.ts";
 import { getAnalytics } from "./analytics.service.ts";
+import { arabicMediaRoutes } from "./arabic-media.routes.ts";
 import { type Actor, actorOf, audit, listAudit } from "./audit.service.ts";
 import * as content from "./content.service.ts";
 import { peopleActionRoutes } from "./people.routes.ts";
@@ -110,6 +111,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
   );
 
   storiesAdminRoutes(app, actor, (request) => fileOf(request, "image"));
+  arabicMediaRoutes(app, actor, (request) => fileOf(request, "image"));
 
   // ─── family members, landing answers, instruction videos, documents ───────────────────────────
 

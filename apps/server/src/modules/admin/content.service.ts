@@ -145,7 +145,12 @@ export async function getMedia(db: DB): Promise<AdminMedia> {
   return {
     instructions: INSTRUCTION_LOCATIONS.map((location) => {
       const row = instructions.find((r) => r.location === location);
-      return { location, media: row?.media_path ?? null, updatedAt: row?.updated_at ?? null };
+      return {
+        location,
+        media: row?.media_path ?? null,
+        mediaAr: row?.media_path_ar ?? null,
+        updatedAt: row?.updated_at ?? null,
+      };
     }),
     documents: DOCUMENT_KEYS.map((key) => {
       const row = documents.find((r) => r.key === key);

@@ -28,6 +28,7 @@ export async function listQuestions(deps: ReadDeps, storyId: string): Promise<Ad
     storyId: q.story_id,
     order: Number(q.position),
     media: signMedia(deps, q.media_path),
+    mediaAr: signMedia(deps, q.media_path_ar ?? null),
     version: Number(q.version ?? 0),
     answers: answers
       .filter((a) => a.question_id === q.id)
@@ -112,11 +113,15 @@ export async function updateQuestion(
 }
 
 export async function deleteQuestion(deps: AppDeps, actor: Actor, id: string): Promise<AdminQuestion[]> {
-  let files: string[] = [];
+  let files: (string | null | undefined)[] = [];
   const storyId = await deps.db.transaction().execute(async (trx) => {
     const question = await repo.findQuestionRow(trx, id);
     if (!question) throw notFound("Question not found");
-    files = [question.media_path, ...(await repo.listAnswerRows(trx, [question.id])).map((a) => a.audio_path)];
+    files = [
+      question.media_path,
+      question.media_path_ar,
+      ...(await repo.listAnswerRows(trx, [question.id])).map((a) => a.audio_path),
+    ];
     await repo.deleteQuestionRow(trx, question);
     await audit(
       trx,

@@ -192,6 +192,12 @@ export async function insertQuestionRow(
   await db.insertInto("questions").values(row).execute();
 }
 
+/** The question's Arabic video (migration 0017), saved on its own: not a save of the question (its version stays). */
+export async function setQuestionArabicMedia(db: DB, id: string, mediaPath: string | null) {
+  const result = await db.updateTable("questions").set({ media_path_ar: mediaPath }).where("id", "=", id).executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 /** Saves new media only if nobody saved the question since `version` was read: 0 rows means someone came first. */
 export async function updateQuestionMedia(db: DB, id: string, mediaPath: string, version: number) {
   const result = await db

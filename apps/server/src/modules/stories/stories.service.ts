@@ -43,6 +43,8 @@ const toAdminStory = (deps: ReadDeps, row: StoryRow & { question_count?: unknown
   subtitleAr: row.subtitle_ar,
   videoUrl: signMedia(deps, row.video_url),
   thumbnailUrl: row.thumbnail_path,
+  videoUrlAr: signMedia(deps, row.video_url_ar ?? null),
+  thumbnailUrlAr: row.thumbnail_path_ar ?? null,
   questionCount: Number(row.question_count ?? 0),
   watchedCount: Number(row.watched_count ?? 0),
   updatedAt: row.updated_at,
@@ -287,7 +289,7 @@ export async function deleteStory(
   actor: Actor,
   id: string,
 ): Promise<{ id: string; watchedBy: number; recordingsKept: number }> {
-  let files: (string | null)[] = [];
+  let files: (string | null | undefined)[] = [];
   const result = await lostRaceAsConflict(() =>
     deps.db.transaction().execute(async (trx) => {
       const story = await repo.findStoryRow(trx, id);
@@ -297,7 +299,11 @@ export async function deleteStory(
         trx,
         questions.map((q) => q.id),
       );
-      files = [story.video_url, story.thumbnail_path, ...questions.map((q) => q.media_path), ...answers.map((a) => a.audio_path)];
+      files = [
+        ...[story.video_url, story.video_url_ar, story.thumbnail_path, story.thumbnail_path_ar],
+        ...questions.flatMap((q) => [q.media_path, q.media_path_ar]),
+        ...answers.map((a) => a.audio_path),
+      ];
       const watchedBy = await repo.countProgressForStory(trx, id);
       const recordingsKept = await repo.countRecordingsForStory(trx, id);
       if ((await repo.deleteStoryRow(trx, id)) !== 1) throw conflict("The story was changed meanwhile; reload and try again");
