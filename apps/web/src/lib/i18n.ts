@@ -151,6 +151,12 @@ export function currentLanguage(): Language {
   return (i18next.resolvedLanguage ?? i18next.language ?? "ar").startsWith("en") ? "en" : "ar";
 }
 
+/** The app's language, re-rendering the caller when it changes (queries keyed by it fetch that language's media). */
+export function useLanguage(): Language {
+  const { i18n: instance } = useTranslation();
+  return (instance.resolvedLanguage ?? instance.language ?? "ar").startsWith("en") ? "en" : "ar";
+}
+
 export function setLanguage(language: Language) {
   return i18next.changeLanguage(language);
 }

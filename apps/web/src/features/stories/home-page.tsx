@@ -6,7 +6,7 @@ import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { listPending, type PendingRecording, retryPending } from "./api/recordings.ts";
-import { storiesQuery, useStories } from "./api/stories.ts";
+import { storiesKey, useStories } from "./api/stories.ts";
 import { StoryCard } from "./story-card.tsx";
 import "./stories.css";
 
@@ -73,11 +73,7 @@ export function HomePage() {
         <div className="empty-state" role="alert">
           <p>{t("home.loadError")}</p>
           <p className="empty-state__detail">{errorText(stories.error)}</p>
-          <button
-            type="button"
-            className="button"
-            onClick={() => void client.invalidateQueries({ queryKey: storiesQuery.queryKey })}
-          >
+          <button type="button" className="button" onClick={() => void client.invalidateQueries({ queryKey: storiesKey })}>
             {tc("actions.retry")}
           </button>
         </div>

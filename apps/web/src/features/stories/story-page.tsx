@@ -8,7 +8,7 @@ import { TitleBar } from "../../components/title-bar.tsx";
 import { track } from "../../lib/analytics.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
-import { useTranslation } from "../../lib/i18n.ts";
+import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { getUserId } from "../../lib/session.ts";
 import { toast } from "../../lib/toast.tsx";
 import { questionsQuery } from "./api/questions.ts";
@@ -145,7 +145,7 @@ export function StoryPage() {
       return;
     }
     track("video_watched", { videoID: s.id, videoOrder: s.order, user: getUserId() });
-    const questions = await client.fetchQuery(questionsQuery(s.id)).catch(() => []);
+    const questions = await client.fetchQuery(questionsQuery(s.id, currentLanguage())).catch(() => []);
     navigate(questions.length > 0 ? `/questions/${s.id}/${s.order}` : "/", { replace: true });
   };
 

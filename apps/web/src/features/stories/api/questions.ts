@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { tokenApi } from "../../../lib/api-client.ts";
+import { type Language, useLanguage } from "../../../lib/i18n.ts";
 
 export interface Question {
   _id: string;
@@ -13,10 +14,11 @@ export interface Answer {
   character: { nameOfFamilyMember: string; nameOfFamilyMemberAr?: string | null; thumbnail?: string | null };
 }
 
-export const questionsQuery = (storyId: string) =>
+/** A story's question videos in the app's language (`?lang=`; the English one where there is no Arabic). */
+export const questionsQuery = (storyId: string, language: Language) =>
   queryOptions({
-    queryKey: ["stories", storyId, "questions"],
-    queryFn: ({ signal }) => tokenApi<Question[]>("/story/questions", { story: storyId }, signal),
+    queryKey: ["stories", storyId, "questions", language],
+    queryFn: ({ signal }) => tokenApi<Question[]>(`/story/questions?lang=${language}`, { story: storyId }, signal),
     retry: false,
   });
 
@@ -28,7 +30,7 @@ export const answersQuery = (storyId: string) =>
   });
 
 export function useQuestions(storyId: string) {
-  return useQuery(questionsQuery(storyId));
+  return useQuery(questionsQuery(storyId, useLanguage()));
 }
 
 export function useAnswers(storyId: string) {

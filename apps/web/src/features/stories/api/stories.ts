@@ -1,27 +1,37 @@
 import type { Story } from "@hikaya/contracts";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
+import { type Language, useLanguage } from "../../../lib/i18n.ts";
 import { meQuery } from "../../../lib/me.ts";
 import { getUserId } from "../../../lib/session.ts";
 
-export const storiesQuery = queryOptions({
-  queryKey: ["stories"],
-  queryFn: async ({ signal }) => (await api<Story[]>("/stories", { signal })).sort((a, b) => a.order - b.order),
-  staleTime: 15_000,
-  // Offline the request fails at once and the list says so, rather than waiting paused.
-  networkMode: "offlineFirst",
-  retry: (failures) => navigator.onLine && failures < 1,
-});
+/** Every story query starts with this key: invalidating it refreshes the list and each story, in every language. */
+export const storiesKey = ["stories"] as const;
+
+/**
+ * The list in the app's language: `?lang=` picks the videos and thumbnails (English where a story has no
+ * Arabic ones). The address differs per language, so no cache (HTTP, service worker, this one) mixes them up.
+ */
+export const storiesQuery = (language: Language) =>
+  queryOptions({
+    queryKey: [...storiesKey, "list", language],
+    queryFn: async ({ signal }) =>
+      (await api<Story[]>(`/stories?lang=${language}`, { signal })).sort((a, b) => a.order - b.order),
+    staleTime: 15_000,
+    // Offline the request fails at once and the list says so, rather than waiting paused.
+    networkMode: "offlineFirst",
+    retry: (failures) => navigator.onLine && failures < 1,
+  });
 
 export function useStories() {
-  return useQuery(storiesQuery);
+  return useQuery(storiesQuery(useLanguage()));
 }
 
-export const storyQuery = (id: string) =>
+export const storyQuery = (id: string, language: Language) =>
   queryOptions({
-    queryKey: ["stories", id],
+    queryKey: [...storiesKey, id, language],
     queryFn: async ({ signal }) => {
-      const body = await api<Story | { data: Story }>(`/stories/${encodeURIComponent(id)}`, { signal });
+      const body = await api<Story | { data: Story }>(`/stories/${encodeURIComponent(id)}?lang=${language}`, { signal });
       const story = "data" in body && body.data ? body.data : (body as Story);
       return { ...story, id: story.id ?? story._id ?? id };
     },
@@ -29,7 +39,7 @@ export const storyQuery = (id: string) =>
   });
 
 export function useStory(id: string) {
-  return useQuery(storyQuery(id));
+  return useQuery(storyQuery(id, useLanguage()));
 }
 
 /** POST /api/users/{id}/watchStory/{storyId}: marks the story watched; the list and profile change. */
@@ -41,7 +51,7 @@ export function useWatchStory() {
         method: "POST",
       }),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: storiesQuery.queryKey });
+      void client.invalidateQueries({ queryKey: storiesKey });
       void client.invalidateQueries({ queryKey: meQuery.queryKey });
     },
   });
