@@ -252,6 +252,30 @@ export const useSetInstruction = () =>
       consoleApi<AdminMedia>(`/admin/instructions/${encodeURIComponent(location)}`, { method: "PUT", body: { media } }),
     [["admin", "media"]],
   );
+/** The Arabic file beside an English one (server: modules/admin/arabic-media.*); null removes it. */
+export const useSetStoryArabicVideo = () =>
+  useAdminMutation(
+    ({ id, videoUrl }: { id: string; videoUrl: string | null }) =>
+      consoleApi<AdminStory>(`/admin/stories/${id}/video/ar`, { method: "PUT", body: { videoUrl } }),
+    [["admin", "stories"]],
+  );
+export const useRemoveArabicThumbnail = () =>
+  useAdminMutation(
+    (id: string) => consoleApi<AdminStory>(`/admin/stories/${id}/thumbnail/ar`, { method: "DELETE" }),
+    [["admin", "stories"]],
+  );
+export const useSetQuestionArabicMedia = (storyId: string) =>
+  useAdminMutation(
+    ({ id, media }: { id: string; media: string | null }) =>
+      consoleApi<AdminQuestion[]>(`/admin/questions/${id}/media/ar`, { method: "PUT", body: { media } }),
+    [["admin", "questions", storyId]],
+  );
+export const useSetInstructionArabicMedia = () =>
+  useAdminMutation(
+    ({ location, media }: { location: InstructionLocation; media: string | null }) =>
+      consoleApi<AdminMedia>(`/admin/instructions/${encodeURIComponent(location)}/ar`, { method: "PUT", body: { media } }),
+    [["admin", "media"]],
+  );
 export const useSetDocument = () =>
   useAdminMutation(
     ({ key, path }: { key: DocumentKey; path: string }) =>

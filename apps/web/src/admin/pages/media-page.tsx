@@ -12,7 +12,9 @@ import {
   useDeleteLandingAnswer,
   useSetDocument,
   useSetInstruction,
+  useSetInstructionArabicMedia,
 } from "../api.ts";
+import { ArabicMediaField } from "../components/arabic-media.tsx";
 import { CharacterSelect, useCharacterChoice } from "../components/character-select.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
@@ -103,6 +105,7 @@ function Instructions() {
   const { t, i18n } = useTranslation("admin");
   const query = useQuery(adminQueries.media());
   const set = useSetInstruction();
+  const setArabic = useSetInstructionArabicMedia();
   return (
     <section className="admin-card admin-section" aria-labelledby="instructions-title">
       <h2 id="instructions-title">{t("media.instructionsTitle")}</h2>
@@ -125,6 +128,20 @@ function Instructions() {
                       toast.success(t("common.saved"));
                     }}
                   />
+                  {/* The Arabic video needs the English one, which every family falls back to. */}
+                  {ins.media && (
+                    <ArabicMediaField
+                      label={t("arabicMedia.videoOf", { name })}
+                      kind="video"
+                      current={ins.mediaAr}
+                      fileLabel={t("arabicMedia.fileFor", { name })}
+                      upload={{
+                        purpose: "instruction",
+                        save: (path) => setArabic.mutateAsync({ location: ins.location as InstructionLocation, media: path }),
+                      }}
+                      remove={() => setArabic.mutateAsync({ location: ins.location as InstructionLocation, media: null })}
+                    />
+                  )}
                 </li>
               );
             })}

@@ -8,6 +8,7 @@ import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, uploadTo, useCreateStory, usePublishStory, useUpdateStory } from "../api.ts";
+import { ArabicStoryMedia } from "../components/arabic-media.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { isExternalVideo, MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
@@ -45,6 +46,7 @@ export function StoryEditorPage() {
               <PublishSection story={story} />
               <StoryForm key={story.id + story.updatedAt} story={story} />
               <ThumbnailSection story={story} />
+              <ArabicStoryMedia story={story} />
               <QuestionsSection storyId={story.id} />
             </>
           )}

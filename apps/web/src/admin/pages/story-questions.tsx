@@ -15,9 +15,11 @@ import {
   useDeleteQuestion,
   useReorderAnswers,
   useReorderQuestions,
+  useSetQuestionArabicMedia,
   useUpdateAnswer,
   useUpdateQuestion,
 } from "../api.ts";
+import { ArabicMediaField } from "../components/arabic-media.tsx";
 import { CharacterSelect, useCharacterChoice } from "../components/character-select.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
@@ -103,6 +105,7 @@ function QuestionItem({
 }) {
   const { t } = useTranslation("admin");
   const update = useUpdateQuestion(storyId);
+  const setArabic = useSetQuestionArabicMedia(storyId);
   const remove = useDeleteQuestion(storyId);
   const [confirming, setConfirming] = useState(false);
   const [stale, setStale] = useState<AdminQuestion | null>(null);
@@ -173,6 +176,14 @@ function QuestionItem({
           }}
         />
       </div>
+      <ArabicMediaField
+        label={t("arabicMedia.videoOf", { name })}
+        kind="video"
+        current={question.mediaAr}
+        fileLabel={t("arabicMedia.fileFor", { name })}
+        upload={{ purpose: "question-media", save: (path) => setArabic.mutateAsync({ id: question.id, media: path }) }}
+        remove={() => setArabic.mutateAsync({ id: question.id, media: null })}
+      />
       <h4>{t("questions.answers")}</h4>
       {question.answers.length === 0 && <p className="admin-muted">{t("questions.noAnswers")}</p>}
       <AnswerList storyId={storyId} question={question} />
