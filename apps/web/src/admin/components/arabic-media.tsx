@@ -36,7 +36,7 @@ export function ArabicMediaField<T = UploadResult>({
   const [busy, setBusy] = useState(false);
 
   return (
-    <div className="admin-arabic-media" data-testid="arabic-media">
+    <div className="admin-subcard admin-arabic-media" data-testid="arabic-media">
       <span className="admin-label">{label}</span>
       {current ? (
         <MediaPreview src={current} kind={kind} label={label} />
