@@ -48,6 +48,16 @@ test("the home shows each story's thumbnail, and the player its video, in the fa
     .toBe(true);
   await shot("home-thumbnails");
 
+  // Switching the app's language switches the pictures too.
+  const s = COMMON[lang].language;
+  await page.getByRole("button", { name: `${s.label}: ${s.switchTo}` }).click();
+  await expect(j.card(1).locator("img")).toHaveAttribute(
+    "src",
+    `/storage/v1/object/public/thumbnails/${list[0]?.id}${lang === "ar" ? "" : "-ar"}`,
+  );
+  await page.getByRole("button", { name: `${COMMON[other].language.label}: ${COMMON[other].language.switchTo}` }).click();
+  await expect(j.card(1).locator("img")).toHaveAttribute("src", `/storage/v1/object/public/thumbnails/${list[0]?.id}${suffix}`);
+
   const first = list[0]?.id ?? "";
   const video = async (language: string) => {
     const res = await request.get(`/api/stories/${first}?lang=${language}`, { headers: auth(user) });

@@ -18,6 +18,8 @@ export const storiesQuery = (language: Language) =>
     queryFn: async ({ signal }) =>
       (await api<Story[]>(`/stories?lang=${language}`, { signal })).sort((a, b) => a.order - b.order),
     staleTime: 15_000,
+    // A language switch keeps the list on screen until this language's arrives, so nothing jumps meanwhile.
+    placeholderData: (previous) => previous,
     // Offline the request fails at once and the list says so, rather than waiting paused.
     networkMode: "offlineFirst",
     retry: (failures) => navigator.onLine && failures < 1,
