@@ -49,6 +49,6 @@ test("an admin shows the service-role key once, after a warning, and it works fo
   ).toHaveCount(0);
   // And the showing is in the audit log.
   const audit = await request.get("/api/admin/audit", { headers: { authorization: `Bearer ${await adminToken(request)}` } });
-  const entries = (await audit.json()) as { action: string }[];
+  const { entries } = (await audit.json()) as { entries: { action: string }[] };
   expect(entries.some((e) => e.action === "keys.service_role_shown")).toBe(true);
 });

@@ -174,6 +174,8 @@ export const adminCharacterSchema = z.object({
   thumbnail: z.string().nullable(),
   audio: z.string().nullable(),
   answerCount: z.number().int(),
+  /** Saves so far; a save names the one it edited and a stale one is refused (409), as for stories. */
+  version: z.number().int(),
 });
 export type AdminCharacter = z.infer<typeof adminCharacterSchema>;
 
@@ -182,6 +184,8 @@ export const characterInputSchema = z.object({
   nameAr: bilingual(120).min(1),
   thumbnail: storedPathSchema.nullable().default(null),
   audio: storedPathSchema.nullable().default(null),
+  /** The version the form started from (the console always sends it); omitted, the save is not checked. */
+  version: z.number().int().min(0).optional(),
 });
 export type CharacterInput = z.input<typeof characterInputSchema>;
 
@@ -192,8 +196,13 @@ export const adminLandingAnswerSchema = z.object({
   characterNameAr: z.string(),
   audio: z.string(),
   order: z.number().int(),
+  version: z.number().int(),
 });
 export type AdminLandingAnswer = z.infer<typeof adminLandingAnswerSchema>;
+
+/** Replaces a landing answer's family member and audio; `version` as for characters. */
+export const landingAnswerInputSchema = answerInputSchema.extend({ version: z.number().int().min(0).optional() });
+export type LandingAnswerInput = z.infer<typeof landingAnswerInputSchema>;
 
 export const adminMediaSchema = z.object({
   instructions: z.array(
@@ -203,11 +212,25 @@ export const adminMediaSchema = z.object({
       /** The Arabic video, null when none (Arabic families then get `media`). */
       mediaAr: z.string().nullable(),
       updatedAt: z.string().nullable(),
+      /** 0 until the first save; a save names the one it replaced and a stale one is refused (409). */
+      version: z.number().int(),
     }),
   ),
-  documents: z.array(z.object({ key: documentKeySchema, path: z.string().nullable(), updatedAt: z.string().nullable() })),
+  documents: z.array(
+    z.object({
+      key: documentKeySchema,
+      path: z.string().nullable(),
+      updatedAt: z.string().nullable(),
+      version: z.number().int(),
+    }),
+  ),
 });
 export type AdminMedia = z.infer<typeof adminMediaSchema>;
+
+export const instructionInputSchema = z.object({ media: storedPathSchema, version: z.number().int().min(0).optional() });
+export type InstructionInput = z.infer<typeof instructionInputSchema>;
+export const documentInputSchema = z.object({ path: storedPathSchema, version: z.number().int().min(0).optional() });
+export type DocumentInput = z.infer<typeof documentInputSchema>;
 
 export const adminSettingsSchema = z.object({
   titleEn: z.string(),
@@ -314,13 +337,43 @@ export const auditEntrySchema = z.object({
   id: z.number().int(),
   actorId: z.string(),
   actorEmail: z.string().nullable(),
+  /** The operator's display name (profile name, else phone), for the console's sentences. */
+  actorName: z.string().nullable(),
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
+  /** What the target is called now (a story's title, a family member's name), null once it is gone. */
+  targetNameEn: z.string().nullable(),
+  targetNameAr: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+// ─── long lists: cursor paging and search ───────────────────────────────────────────────────────
+
+/**
+ * The query of a paged console list: `cursor` is the previous page's `nextCursor` (opaque), `q` a search
+ * whose `%`, `_` and `\` match themselves. `q` has no length limit here so a long one can be refused with
+ * its own translated code (`search_too_long`) rather than a generic validation failure.
+ */
+export const pageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(200).optional(),
+  q: z.string().optional(),
+});
+export type PageQuery = z.infer<typeof pageQuerySchema>;
+
+export const auditQuerySchema = pageQuerySchema.extend({
+  /** An action or an area prefix such as "story." */
+  action: z.string().max(60).optional(),
+});
+export const auditPageSchema = z.object({ entries: z.array(auditEntrySchema), nextCursor: z.string().nullable() });
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+export const contactQuerySchema = pageQuerySchema.extend({ status: z.enum(["open", "handled", "all"]).default("all") });
+export const contactPageSchema = z.object({ items: z.array(adminContactSchema), nextCursor: z.string().nullable() });
+export type ContactPage = z.infer<typeof contactPageSchema>;
 
 // ─── the console team (operators) ──────────────────────────────────────────────────────────────────
 

@@ -86,4 +86,6 @@ export const outboxMessageSchema = z.object({
   createdAt: z.string(),
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
-export const outboxListSchema = z.object({ messages: z.array(outboxMessageSchema) });
+/** Newest first; `nextCursor` (null on the last page) is the `cursor` of the next page. */
+export const outboxListSchema = z.object({ messages: z.array(outboxMessageSchema), nextCursor: z.string().nullable() });
+export type OutboxList = z.infer<typeof outboxListSchema>;

@@ -83,6 +83,8 @@ export interface CharactersTable {
   thumbnail_path: string | null;
   audio_path: string | null;
   created_at: string;
+  /** Saves so far (migration 0015); defaults to 0 on insert. */
+  version?: number;
 }
 
 export interface QuestionsTable {
@@ -114,6 +116,8 @@ export interface LandingAnswersTable {
   audio_path: string;
   position: number;
   created_at: string;
+  /** Saves so far (migration 0015); defaults to 0 on insert. */
+  version?: number;
 }
 
 export interface InstructionsTable {
@@ -121,6 +125,8 @@ export interface InstructionsTable {
   media_path: string;
   media_path_ar?: string | null;
   updated_at: string;
+  /** Saves so far (migration 0015); defaults to 0 on insert. */
+  version?: number;
 }
 
 export interface DocumentsTable {
@@ -128,6 +134,8 @@ export interface DocumentsTable {
   path: string;
   path_ar?: string | null;
   updated_at: string;
+  /** Saves so far (migration 0015); defaults to 0 on insert. */
+  version?: number;
 }
 
 export interface SiteSettingsTable {

@@ -11,6 +11,7 @@ import * as m0011 from "./0011-reminders.ts";
 import * as m0012 from "./0012-versions.ts";
 import * as m0013 from "./0013-inbox.ts";
 import * as m0014 from "./0014-drafts.ts";
+import * as m0015 from "./0015-console-lists.ts";
 import * as m0017 from "./0017-bilingual-media.ts";
 
 export interface HikayaMigration {
@@ -33,5 +34,6 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0012-versions": m0012,
   "0013-inbox": m0013,
   "0014-drafts": m0014,
+  "0015-console-lists": m0015,
   "0017-bilingual-media": m0017,
 };

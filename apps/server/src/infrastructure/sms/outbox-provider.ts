@@ -2,6 +2,7 @@ import type { DB } from "../../db/database.ts";
 import {
   listOutboxMessages,
   type MessageProvider,
+  type OutboxListOptions,
   type OutboxRow,
   type OutgoingMessage,
   recordOutboxMessage,
@@ -17,7 +18,7 @@ export class OutboxProvider implements MessageProvider {
     this.#db = db;
   }
 
-  list(options: { limit: number; recipient?: string }): Promise<OutboxRow[]> {
+  list(options: OutboxListOptions): Promise<OutboxRow[]> {
     return listOutboxMessages(this.#db, options);
   }
 

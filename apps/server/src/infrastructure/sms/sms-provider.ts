@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DB } from "../../db/database.ts";
+import { contains } from "../../db/paging.ts";
 
 /** One text message to a person: an SMS, a WhatsApp message, or an e-mail (e-mail always goes to the outbox). */
 export interface OutgoingMessage {
@@ -21,10 +22,20 @@ export interface MessageProvider {
   readonly name: string;
   send(message: OutgoingMessage): Promise<SentMessage>;
   /** What was sent (every provider records each message in the outbox table), newest first. */
-  list(options: { limit: number; recipient?: string }): Promise<OutboxRow[]>;
+  list(options: OutboxListOptions): Promise<OutboxRow[]>;
 }
 
 export class MessageSendError extends Error {}
+
+export interface OutboxListOptions {
+  limit: number;
+  /** Exactly this phone number or e-mail address. */
+  recipient?: string;
+  /** Recipient or text contains this (wildcards literal; see db/paging.ts). */
+  q?: string;
+  /** Only messages strictly older than this (created_at, id) key: the console's next page. */
+  after?: readonly [string, string];
+}
 
 export interface OutboxRow {
   id: string;
@@ -63,10 +74,16 @@ export async function recordOutboxMessage(
   return id;
 }
 
-/** Newest first. */
-export async function listOutboxMessages(db: DB, options: { limit: number; recipient?: string }): Promise<OutboxRow[]> {
-  let query = db.selectFrom("sms_outbox").selectAll().orderBy("created_at", "desc").orderBy("id").limit(options.limit);
+/** Newest first (id breaks ties, so keyset pages neither skip nor repeat a message). */
+export async function listOutboxMessages(db: DB, options: OutboxListOptions): Promise<OutboxRow[]> {
+  let query = db.selectFrom("sms_outbox").selectAll().orderBy("created_at", "desc").orderBy("id", "desc").limit(options.limit);
   if (options.recipient) query = query.where("recipient", "=", options.recipient);
+  const { after, q } = options;
+  if (after)
+    query = query.where((eb) =>
+      eb.or([eb("created_at", "<", after[0]), eb.and([eb("created_at", "=", after[0]), eb("id", "<", after[1])])]),
+    );
+  if (q) query = query.where((eb) => eb.or([contains(eb.ref("recipient"), q), contains(eb.ref("body"), q)]));
   const rows = await query.execute();
   return rows.map((r) => ({
     id: r.id,

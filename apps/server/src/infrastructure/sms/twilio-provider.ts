@@ -3,6 +3,7 @@ import {
   listOutboxMessages,
   type MessageProvider,
   MessageSendError,
+  type OutboxListOptions,
   type OutboxRow,
   type OutgoingMessage,
   recordOutboxMessage,
@@ -33,7 +34,7 @@ export class TwilioProvider implements MessageProvider {
     this.#options = options;
   }
 
-  list(options: { limit: number; recipient?: string }): Promise<OutboxRow[]> {
+  list(options: OutboxListOptions): Promise<OutboxRow[]> {
     return listOutboxMessages(this.#db, options);
   }
 

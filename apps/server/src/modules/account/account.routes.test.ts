@@ -294,7 +294,7 @@ describe("deleting the account", () => {
     expect(profile).toEqual([]);
 
     const log = await app.inject({ method: "GET", url: "/api/admin/audit?limit=20", headers: admin.headers });
-    const entry = (log.json() as { action: string; targetId: string | null; details: unknown }[]).find(
+    const entry = (log.json().entries as { action: string; targetId: string | null; details: unknown }[]).find(
       (e) => e.action === "account.delete" && e.targetId === p.userId,
     );
     expect(entry).toBeDefined();

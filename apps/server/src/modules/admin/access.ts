@@ -55,6 +55,8 @@ export const ADMIN_ROUTE_ROLES: Readonly<Record<string, OperatorRole>> = {
   "DELETE /api/admin/characters/:id": "admin",
   "GET /api/admin/landing-answers": "admin",
   "POST /api/admin/landing-answers": "admin",
+  "PUT /api/admin/landing-answers/:id": "admin",
+  "POST /api/admin/landing-answers/reorder": "admin",
   "DELETE /api/admin/landing-answers/:id": "admin",
   "GET /api/admin/media": "admin",
   "PUT /api/admin/instructions/:location": "admin",

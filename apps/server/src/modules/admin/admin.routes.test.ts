@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import type { AdminQuestion, AdminStory, AuditEntry } from "@hikaya/contracts";
+import type { AdminQuestion, AdminStory, AuditEntry, AuditPage } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../config.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
@@ -201,8 +201,8 @@ describe("uploads", () => {
 });
 
 async function auditCount() {
-  const res = await t.app.inject({ method: "GET", url: "/api/admin/audit?limit=500", headers: admin.headers });
-  return (res.json() as AuditEntry[]).length;
+  const res = await t.app.inject({ method: "GET", url: "/api/admin/audit?limit=200", headers: admin.headers });
+  return (res.json() as AuditPage).entries.length;
 }
 
 describe("stories", () => {
@@ -235,9 +235,8 @@ describe("stories", () => {
     const file = await t.app.inject({ method: "GET", url: `/storage/v1/object/public/thumbnails/${story.id}` });
     expect(file.statusCode).toBe(200);
     expect(file.headers["content-type"]).toBe("image/jpeg");
-    const entries = (
-      await t.app.inject({ method: "GET", url: "/api/admin/audit", headers: admin.headers })
-    ).json() as AuditEntry[];
+    const entries = (await t.app.inject({ method: "GET", url: "/api/admin/audit", headers: admin.headers })).json()
+      .entries as AuditEntry[];
     const mine = entries.filter((e) => e.targetId === story.id).map((e) => e.action);
     expect(mine).toEqual(expect.arrayContaining(["story.create", "story.update", "story.thumbnail"]));
     expect(entries[0]?.actorId).toBe(admin.id);
@@ -360,7 +359,7 @@ describe("stories", () => {
     expect(detail.json().progress.map((p: { order: number }) => p.order)).toEqual([1, 2]);
     const audit = (
       await t.app.inject({ method: "GET", url: "/api/admin/audit?action=story.delete", headers: admin.headers })
-    ).json();
+    ).json().entries;
     expect(audit[0]).toMatchObject({ action: "story.delete", targetId: second.id, actorId: admin.id });
     expect(
       (await t.app.inject({ method: "DELETE", url: `/api/admin/stories/${second.id}`, headers: admin.headers })).statusCode,
@@ -498,7 +497,7 @@ describe("settings, people, analytics", () => {
       primaryColor: "#1e88e5",
       siteUnderMaintenance: true,
     });
-    const audit = (await t.app.inject({ method: "GET", url: "/api/admin/audit?limit=1", headers: admin.headers })).json();
+    const audit = (await t.app.inject({ method: "GET", url: "/api/admin/audit?limit=1", headers: admin.headers })).json().entries;
     expect(audit[0]).toMatchObject({ action: "settings.maintenance_on", actorId: admin.id });
     const bad = await t.app.inject({
       method: "PUT",
@@ -528,7 +527,7 @@ describe("settings, people, analytics", () => {
       .execute();
     const open = (
       await t.app.inject({ method: "GET", url: "/api/admin/contact-submissions?status=open", headers: admin.headers })
-    ).json();
+    ).json().items;
     expect(open.map((c: { id: string }) => c.id)).toContain("c1");
     const mark = await t.app.inject({
       method: "PUT",
@@ -539,7 +538,7 @@ describe("settings, people, analytics", () => {
     expect(mark.statusCode).toBe(200);
     const handled = (
       await t.app.inject({ method: "GET", url: "/api/admin/contact-submissions?status=handled", headers: admin.headers })
-    ).json();
+    ).json().items;
     expect(handled[0]).toMatchObject({ id: "c1" });
     expect(handled[0].handledAt).toBeTruthy();
   });

@@ -2,19 +2,24 @@ import multipart from "@fastify/multipart";
 import {
   adminAnalyticsSchema,
   adminCharacterSchema,
-  adminContactSchema,
   adminLandingAnswerSchema,
   adminMediaSchema,
   adminSettingsSchema,
   adminUserDetailSchema,
   analyticsQuerySchema,
   answerInputSchema,
-  auditEntrySchema,
+  auditPageSchema,
+  auditQuerySchema,
   characterInputSchema,
+  contactPageSchema,
+  contactQuerySchema,
+  documentInputSchema,
   documentKeySchema,
+  instructionInputSchema,
   instructionLocationSchema,
+  landingAnswerInputSchema,
+  reorderSchema,
   settingsInputSchema,
-  storedPathSchema,
   UPLOAD_LIMITS,
   UPLOAD_PURPOSES,
   uploadPurposeSchema,
@@ -131,18 +136,28 @@ export async function adminRoutes(fastify: FastifyInstance) {
     content.deleteCharacter(app.deps, actor(request), request.params.id),
   );
 
-  const landingList = { 200: z.array(adminLandingAnswerSchema), ...errorResponses(400, 404) };
+  const landingList = { 200: z.array(adminLandingAnswerSchema), ...errorResponses(400, 404, 409) };
   app.get("/landing-answers", { schema: { tags: ["admin"], response: landingList } }, async () =>
     content.listLandingAnswers(app.deps.db),
   );
   app.post("/landing-answers", { schema: { tags: ["admin"], body: answerInputSchema, response: landingList } }, async (request) =>
     content.addLandingAnswer(app.deps, actor(request), request.body),
   );
+  app.put(
+    "/landing-answers/:id",
+    { schema: { tags: ["admin"], params: idParams, body: landingAnswerInputSchema, response: landingList } },
+    async (request) => content.updateLandingAnswer(app.deps, actor(request), request.params.id, request.body),
+  );
+  app.post(
+    "/landing-answers/reorder",
+    { schema: { tags: ["admin"], body: reorderSchema, response: landingList } },
+    async (request) => content.reorderLandingAnswers(app.deps, actor(request), request.body),
+  );
   app.delete("/landing-answers/:id", { schema: { tags: ["admin"], params: idParams, response: landingList } }, async (request) =>
     content.deleteLandingAnswer(app.deps, actor(request), request.params.id),
   );
 
-  const mediaResponse = { 200: adminMediaSchema, ...errorResponses(400) };
+  const mediaResponse = { 200: adminMediaSchema, ...errorResponses(400, 409) };
   app.get("/media", { schema: { tags: ["admin"], response: mediaResponse } }, async () => content.getMedia(app.deps.db));
   app.put(
     "/instructions/:location",
@@ -150,11 +165,11 @@ export async function adminRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["admin"],
         params: z.object({ location: instructionLocationSchema }),
-        body: z.object({ media: storedPathSchema }),
+        body: instructionInputSchema,
         response: mediaResponse,
       },
     },
-    async (request) => content.setInstruction(app.deps, actor(request), request.params.location, request.body.media),
+    async (request) => content.setInstruction(app.deps, actor(request), request.params.location, request.body),
   );
   app.put(
     "/documents/:key",
@@ -162,11 +177,11 @@ export async function adminRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["admin"],
         params: z.object({ key: documentKeySchema }),
-        body: z.object({ path: storedPathSchema }),
+        body: documentInputSchema,
         response: mediaResponse,
       },
     },
-    async (request) => content.setDocument(app.deps, actor(request), request.params.key, request.body.path),
+    async (request) => content.setDocument(app.deps, actor(request), request.params.key, request.body),
   );
 
   // ─── site settings ────────────────────────────────────────────────────────────────────────────
@@ -192,11 +207,12 @@ export async function adminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["admin"],
-        querystring: z.object({ status: z.enum(["open", "handled", "all"]).default("all") }),
-        response: { 200: z.array(adminContactSchema) },
+        summary: "Contact messages, newest first, a page at a time; q searches name, e-mail, phone and text",
+        querystring: contactQuerySchema,
+        response: { 200: contactPageSchema, ...errorResponses(400) },
       },
     },
-    async (request) => people.listContacts(app.deps.db, request.query.status),
+    async (request) => people.listContacts(app.deps.db, request.query),
   );
   app.put(
     "/contact-submissions/:id",
@@ -232,12 +248,9 @@ export async function adminRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["admin"],
-        querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(500).default(100),
-          before: z.coerce.number().int().min(1).optional(),
-          action: z.string().max(60).optional(),
-        }),
-        response: { 200: z.array(auditEntrySchema) },
+        summary: "The audit log, newest first, a page at a time; q searches who, what and the details",
+        querystring: auditQuerySchema,
+        response: { 200: auditPageSchema, ...errorResponses(400) },
       },
     },
     async (request) => listAudit(app.deps.db, request.query),

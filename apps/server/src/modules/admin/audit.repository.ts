@@ -1,4 +1,5 @@
 import type { DB } from "../../db/database.ts";
+import { contains, startsWith } from "../../db/paging.ts";
 
 export interface AuditRow {
   actor_id: string;
@@ -16,9 +17,53 @@ export async function insertAuditEntry(db: DB, row: AuditRow, now = new Date().t
     .execute();
 }
 
-export async function listAuditEntries(db: DB, options: { limit: number; before?: number; action?: string }) {
-  let query = db.selectFrom("admin_audit_log").selectAll().orderBy("id", "desc").limit(options.limit);
-  if (options.before) query = query.where("id", "<", options.before);
-  if (options.action) query = query.where("action", "like", `${options.action}%`);
+/**
+ * Newest first, `limit` rows after the entry `afterId` (exclusive). Each row carries the actor's display name and
+ * what its target is called now (a story's title, for a question its story's, a family member's name), which
+ * the search also looks in.
+ */
+export async function listAuditEntries(db: DB, options: { limit: number; afterId?: number; action?: string; q?: string }) {
+  let query = db
+    .selectFrom("admin_audit_log as a")
+    .leftJoin("profiles as p", "p.user_id", "a.actor_id")
+    .leftJoin("users as u", "u.id", "a.actor_id")
+    .leftJoin("stories as s", (join) => join.onRef("s.id", "=", "a.target_id").on("a.target_type", "=", "story"))
+    .leftJoin("questions as qn", (join) => join.onRef("qn.id", "=", "a.target_id").on("a.target_type", "=", "question"))
+    .leftJoin("stories as qs", "qs.id", "qn.story_id")
+    .leftJoin("characters as c", (join) => join.onRef("c.id", "=", "a.target_id").on("a.target_type", "=", "character"))
+    .selectAll("a")
+    .select([
+      "p.name as actor_name",
+      "u.phone as actor_phone",
+      (eb) => eb.fn.coalesce("s.title_en", "qs.title_en", "c.name_en").as("target_name_en"),
+      (eb) => eb.fn.coalesce("s.title_ar", "qs.title_ar", "c.name_ar").as("target_name_ar"),
+    ])
+    .orderBy("a.id", "desc")
+    .limit(options.limit);
+  if (options.afterId !== undefined) query = query.where("a.id", "<", options.afterId);
+  const action = options.action;
+  if (action) query = query.where((eb) => startsWith(eb.ref("a.action"), action));
+  const q = options.q;
+  if (q)
+    query = query.where((eb) =>
+      eb.or(
+        (
+          [
+            "a.action",
+            "a.actor_email",
+            "p.name",
+            "u.phone",
+            "a.target_id",
+            "a.details",
+            "s.title_en",
+            "s.title_ar",
+            "qs.title_en",
+            "qs.title_ar",
+            "c.name_en",
+            "c.name_ar",
+          ] as const
+        ).map((column) => contains(eb.ref(column), q)),
+      ),
+    );
   return query.execute();
 }

@@ -1,5 +1,6 @@
-import type { AuditEntry } from "@hikaya/contracts";
+import type { AuditPage } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
+import { decodeCursor, pageOf, searchText } from "../../db/paging.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { insertAuditEntry, listAuditEntries } from "./audit.repository.ts";
 
@@ -32,18 +33,36 @@ export async function audit(
   });
 }
 
-export async function listAudit(db: DB, options: { limit: number; before?: number; action?: string }): Promise<AuditEntry[]> {
-  const rows = await listAuditEntries(db, options);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    actorId: r.actor_id,
-    actorEmail: r.actor_email,
-    action: r.action,
-    targetType: r.target_type,
-    targetId: r.target_id,
-    details: safeJson(r.details),
-    createdAt: r.created_at,
-  }));
+/** One page of the log, newest first; `cursor` continues after the previous page, `q` searches it. */
+export async function listAudit(
+  db: DB,
+  options: { limit: number; cursor?: string; action?: string; q?: string },
+): Promise<AuditPage> {
+  const q = searchText(options.q);
+  const afterId = options.cursor ? decodeCursor<[number]>(options.cursor, ["number"])[0] : undefined;
+  const rows = await listAuditEntries(db, {
+    limit: options.limit + 1,
+    ...(afterId !== undefined ? { afterId } : {}),
+    ...(options.action ? { action: options.action } : {}),
+    ...(q ? { q } : {}),
+  });
+  const page = pageOf(rows, options.limit, (r) => [Number(r.id)]);
+  return {
+    entries: page.rows.map((r) => ({
+      id: Number(r.id),
+      actorId: r.actor_id,
+      actorEmail: r.actor_email,
+      actorName: r.actor_name || r.actor_phone || null,
+      action: r.action,
+      targetType: r.target_type,
+      targetId: r.target_id,
+      targetNameEn: r.target_name_en ?? null,
+      targetNameAr: r.target_name_ar ?? null,
+      details: safeJson(r.details),
+      createdAt: r.created_at,
+    })),
+    nextCursor: page.nextCursor,
+  };
 }
 
 function safeJson(text: string): Record<string, unknown> {

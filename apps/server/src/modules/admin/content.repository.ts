@@ -32,8 +32,22 @@ export async function insertCharacterRow(db: DB, row: CharactersTable) {
   await db.insertInto("characters").values(row).execute();
 }
 
-export async function updateCharacterRow(db: DB, id: string, values: Partial<Omit<CharactersTable, "id" | "key">>) {
-  const result = await db.updateTable("characters").set(values).where("id", "=", id).executeTakeFirst();
+/**
+ * Saves a family member only if nobody saved since `expected` was read, counting the save: 0 rows means someone
+ * else came first (a conditional bump, so of two racing saves from one version exactly one wins).
+ */
+export async function updateCharacterRow(
+  db: DB,
+  id: string,
+  expected: number,
+  values: Partial<Omit<CharactersTable, "id" | "key" | "version">>,
+) {
+  const result = await db
+    .updateTable("characters")
+    .set({ ...values, version: expected + 1 })
+    .where("id", "=", id)
+    .where("version", "=", expected)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -46,8 +60,49 @@ export async function listLandingAnswerRows(db: DB) {
   return db
     .selectFrom("landing_answers as l")
     .innerJoin("characters as c", "c.id", "l.character_id")
-    .select(["l.id", "l.character_id", "l.audio_path", "l.position", "c.name_en", "c.name_ar"])
+    .select(["l.id", "l.character_id", "l.audio_path", "l.position", "l.version", "c.name_en", "c.name_ar"])
     .orderBy("l.position")
+    .orderBy("l.created_at")
+    .execute();
+}
+
+export async function findLandingAnswerRow(db: DB, id: string) {
+  return db.selectFrom("landing_answers").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Saves a landing answer only if nobody saved it since `expected` was read (0 rows: someone did). */
+export async function updateLandingAnswerRow(
+  db: DB,
+  id: string,
+  expected: number,
+  values: { character_id: string; audio_path: string },
+) {
+  const result = await db
+    .updateTable("landing_answers")
+    .set({ ...values, version: expected + 1 })
+    .where("id", "=", id)
+    .where("version", "=", expected)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Moves one landing answer, only from the place it was read at: 0 rows means another reorder moved it first. */
+export async function moveLandingAnswer(db: DB, id: string, expectedPosition: number, position: number) {
+  const result = await db
+    .updateTable("landing_answers")
+    .set({ position })
+    .where("id", "=", id)
+    .where("position", "=", expectedPosition)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Closes the gap a deleted landing answer left, so places stay 1…n. */
+export async function closeLandingGap(db: DB, fromPosition: number) {
+  await db
+    .updateTable("landing_answers")
+    .set((eb) => ({ position: eb("position", "-", 1) }))
+    .where("position", ">", fromPosition)
     .execute();
 }
 
@@ -75,24 +130,41 @@ export async function listInstructionRows(db: DB) {
   return db.selectFrom("instructions").selectAll().execute();
 }
 
-export async function upsertInstruction(db: DB, location: string, mediaPath: string, now: string) {
-  await db
+/**
+ * Sets a location's video only if nobody saved it since `expected` was read (0 until the first save): answers
+ * 0 when someone else came first, including a first save racing another first save.
+ */
+export async function upsertInstruction(db: DB, location: string, mediaPath: string, now: string, expected: number) {
+  const result = await db
     .insertInto("instructions")
-    .values({ location, media_path: mediaPath, updated_at: now })
-    .onConflict((oc) => oc.column("location").doUpdateSet({ media_path: mediaPath, updated_at: now }))
-    .execute();
+    .values({ location, media_path: mediaPath, updated_at: now, version: expected + 1 })
+    .onConflict((oc) =>
+      oc
+        .column("location")
+        .doUpdateSet({ media_path: mediaPath, updated_at: now, version: expected + 1 })
+        .where("instructions.version", "=", expected),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 export async function listDocumentRows(db: DB) {
   return db.selectFrom("documents").selectAll().execute();
 }
 
-export async function upsertDocument(db: DB, key: string, path: string, now: string) {
-  await db
+/** Sets a document only if nobody saved it since `expected` was read (as upsertInstruction). */
+export async function upsertDocument(db: DB, key: string, path: string, now: string, expected: number) {
+  const result = await db
     .insertInto("documents")
-    .values({ key, path, updated_at: now })
-    .onConflict((oc) => oc.column("key").doUpdateSet({ path, updated_at: now }))
-    .execute();
+    .values({ key, path, updated_at: now, version: expected + 1 })
+    .onConflict((oc) =>
+      oc
+        .column("key")
+        .doUpdateSet({ path, updated_at: now, version: expected + 1 })
+        .where("documents.version", "=", expected),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0);
 }
 
 export async function settingsVersion(db: DB): Promise<number> {

@@ -7,14 +7,19 @@ import {
   type CharacterInput,
   characterInputSchema,
   DOCUMENT_KEYS,
+  type DocumentInput,
   type DocumentKey,
   INSTRUCTION_LOCATIONS,
+  type InstructionInput,
   type InstructionLocation,
+  type LandingAnswerInput,
+  type ReorderInput,
   type SettingsInput,
 } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
+import { isRetryableTransactionError } from "../../db/dialect.ts";
 import type { AppDeps } from "../../deps.ts";
-import { conflict, notFound } from "../../errors.ts";
+import { badRequest, conflict, notFound } from "../../errors.ts";
 import { getSiteSettings, saveSiteSettings } from "../settings/settings.service.ts";
 import { releaseFiles } from "../storage/story-media.ts";
 import { type Actor, audit } from "./audit.service.ts";
@@ -33,6 +38,7 @@ export async function listCharacters(db: DB): Promise<AdminCharacter[]> {
     thumbnail: r.thumbnail_path,
     audio: r.audio_path,
     answerCount: Number(r.answer_count ?? 0) + Number(r.landing_count ?? 0),
+    version: Number(r.version ?? 0),
   }));
 }
 
@@ -63,21 +69,42 @@ export async function createCharacter(deps: AppDeps, actor: Actor, input: Charac
 
 export async function updateCharacter(deps: AppDeps, actor: Actor, id: string, input: CharacterInput): Promise<AdminCharacter[]> {
   const data = characterInputSchema.parse(input);
-  const before = await deps.db.transaction().execute(async (trx) => {
-    const before = await repo.findCharacterRow(trx, id);
-    if (!before) throw notFound("Family member not found");
-    await repo.updateCharacterRow(trx, id, {
-      name_en: data.nameEn,
-      name_ar: data.nameAr,
-      thumbnail_path: data.thumbnail,
-      audio_path: data.audio,
+  const save = () =>
+    deps.db.transaction().execute(async (trx) => {
+      const before = await repo.findCharacterRow(trx, id);
+      if (!before) throw notFound("Family member not found");
+      const stored = Number(before.version ?? 0);
+      if (data.version !== undefined && data.version !== stored) throw new StaleSave();
+      const saved = await repo.updateCharacterRow(trx, id, stored, {
+        name_en: data.nameEn,
+        name_ar: data.nameAr,
+        thumbnail_path: data.thumbnail,
+        audio_path: data.audio,
+      });
+      if (!saved) throw new StaleSave();
+      await audit(
+        trx,
+        actor,
+        "character.update",
+        { type: "character", id },
+        changesOf([
+          ["nameEn", before.name_en, data.nameEn],
+          ["nameAr", before.name_ar, data.nameAr],
+          ["thumbnail", before.thumbnail_path, data.thumbnail],
+          ["audio", before.audio_path, data.audio],
+        ]),
+      );
+      return before;
     });
-    await audit(trx, actor, "character.update", { type: "character", id }, { nameEn: data.nameEn, nameAr: data.nameAr });
-    return before;
-  });
+  const before = await savedOrStale(save, async () => (await listCharacters(deps.db)).find((c) => c.id === id) ?? null);
   // A replaced picture or greeting goes once no row uses it.
   await releaseFiles(deps, [before.thumbnail_path, before.audio_path]);
   return listCharacters(deps.db);
+}
+
+/** `{ field: { from, to } }` for each field a save changed: what the audit log shows as a sentence. */
+function changesOf(fields: readonly (readonly [string, unknown, unknown])[]): Record<string, { from: unknown; to: unknown }> {
+  return Object.fromEntries(fields.filter(([, a, b]) => a !== b).map(([k, a, b]) => [k, { from: a, to: b }]));
 }
 
 /** A family member who still answers questions cannot be removed: their answers would vanish with them. */
@@ -107,12 +134,14 @@ export async function listLandingAnswers(db: DB): Promise<AdminLandingAnswer[]> 
     characterNameAr: r.name_ar,
     audio: r.audio_path,
     order: Number(r.position),
+    version: Number(r.version ?? 0),
   }));
 }
 
 export async function addLandingAnswer(deps: AppDeps, actor: Actor, input: { characterId: string; audio: string }) {
   await deps.db.transaction().execute(async (trx) => {
-    if (!(await repo.findCharacterRow(trx, input.characterId))) throw notFound("Family member not found");
+    const character = await repo.findCharacterRow(trx, input.characterId);
+    if (!character) throw notFound("Family member not found");
     const id = randomUUID();
     await repo.insertLandingAnswerRow(trx, {
       id,
@@ -121,8 +150,77 @@ export async function addLandingAnswer(deps: AppDeps, actor: Actor, input: { cha
       position: await repo.nextLandingPosition(trx),
       created_at: new Date().toISOString(),
     });
-    await audit(trx, actor, "landing_answer.create", { type: "landing_answer", id }, input);
+    await audit(trx, actor, "landing_answer.create", { type: "landing_answer", id }, { ...input, nameEn: character.name_en });
   });
+  return listLandingAnswers(deps.db);
+}
+
+/** Replaces a landing answer's family member or audio; a stale `version` is refused (409) with what is stored. */
+export async function updateLandingAnswer(deps: AppDeps, actor: Actor, id: string, input: LandingAnswerInput) {
+  const save = () =>
+    deps.db.transaction().execute(async (trx) => {
+      const before = await repo.findLandingAnswerRow(trx, id);
+      if (!before) throw notFound("Landing answer not found");
+      const character = await repo.findCharacterRow(trx, input.characterId);
+      if (!character) throw notFound("Family member not found");
+      const stored = Number(before.version ?? 0);
+      if (input.version !== undefined && input.version !== stored) throw new StaleSave();
+      if (!(await repo.updateLandingAnswerRow(trx, id, stored, { character_id: input.characterId, audio_path: input.audio })))
+        throw new StaleSave();
+      await audit(
+        trx,
+        actor,
+        "landing_answer.update",
+        { type: "landing_answer", id },
+        {
+          order: Number(before.position),
+          nameEn: character.name_en,
+          ...changesOf([
+            ["characterId", before.character_id, input.characterId],
+            ["audio", before.audio_path, input.audio],
+          ]),
+        },
+      );
+      return before.audio_path;
+    });
+  const replaced = await savedOrStale(save, async () => (await listLandingAnswers(deps.db)).find((a) => a.id === id) ?? null);
+  await releaseFiles(deps, [replaced]);
+  return listLandingAnswers(deps.db);
+}
+
+/**
+ * Puts the landing answers in the given order (1…n). As for stories, `expected` is the order the admin saw: a
+ * different stored order means someone else changed it, refused with 409 rather than merged; each row moves
+ * only from the place it was read at, so two reorders racing cannot interleave.
+ */
+export async function reorderLandingAnswers(deps: AppDeps, actor: Actor, input: ReorderInput) {
+  const changed = () => conflict("The landing answers were changed by someone else; reload and try again");
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      const current = await repo.listLandingAnswerRows(trx);
+      const currentIds = current.map((a) => a.id);
+      if (currentIds.join() !== input.expected.join()) throw changed();
+      if (
+        input.ids.length !== currentIds.length ||
+        new Set(input.ids).size !== input.ids.length ||
+        !input.ids.every((id) => currentIds.includes(id))
+      )
+        throw badRequest("ids must list every landing answer exactly once");
+      for (const answer of current) {
+        const to = input.ids.indexOf(answer.id) + 1;
+        if (to !== Number(answer.position) && (await repo.moveLandingAnswer(trx, answer.id, Number(answer.position), to)) !== 1)
+          throw changed();
+      }
+      const moved = current
+        .map((a, i) => ({ id: a.id, nameEn: a.name_en, from: i + 1, to: input.ids.indexOf(a.id) + 1 }))
+        .filter((m) => m.from !== m.to);
+      await audit(trx, actor, "landing_answer.reorder", { type: "landing_answer" }, { moved });
+    });
+  } catch (error) {
+    // A reorder that lost a race in the database itself is the same "someone else changed it", never a 500.
+    if (isRetryableTransactionError(error)) throw changed();
+    throw error;
+  }
   return listLandingAnswers(deps.db);
 }
 
@@ -130,7 +228,14 @@ export async function deleteLandingAnswer(deps: AppDeps, actor: Actor, id: strin
   const audio = await deps.db.transaction().execute(async (trx) => {
     const row = (await repo.listLandingAnswerRows(trx)).find((r) => r.id === id);
     if (!row || (await repo.deleteLandingAnswerRow(trx, id)) !== 1) throw notFound("Landing answer not found");
-    await audit(trx, actor, "landing_answer.delete", { type: "landing_answer", id });
+    await repo.closeLandingGap(trx, Number(row.position));
+    await audit(
+      trx,
+      actor,
+      "landing_answer.delete",
+      { type: "landing_answer", id },
+      { order: Number(row.position), nameEn: row.name_en },
+    );
     return row.audio_path;
   });
   await releaseFiles(deps, [audio]);
@@ -150,33 +255,44 @@ export async function getMedia(db: DB): Promise<AdminMedia> {
         media: row?.media_path ?? null,
         mediaAr: row?.media_path_ar ?? null,
         updatedAt: row?.updated_at ?? null,
+        version: Number(row?.version ?? 0),
       };
     }),
     documents: DOCUMENT_KEYS.map((key) => {
       const row = documents.find((r) => r.key === key);
-      return { key, path: row?.path ?? null, updatedAt: row?.updated_at ?? null };
+      return { key, path: row?.path ?? null, updatedAt: row?.updated_at ?? null, version: Number(row?.version ?? 0) };
     }),
   };
 }
 
-export async function setInstruction(deps: AppDeps, actor: Actor, location: InstructionLocation, media: string) {
-  const replaced = await deps.db.transaction().execute(async (trx) => {
-    const before = (await repo.listInstructionRows(trx)).find((r) => r.location === location);
-    await repo.upsertInstruction(trx, location, media, new Date().toISOString());
-    await audit(trx, actor, "instruction.update", { type: "instruction", id: location }, { media });
-    return before?.media_path;
-  });
+export async function setInstruction(deps: AppDeps, actor: Actor, location: InstructionLocation, input: InstructionInput) {
+  const save = () =>
+    deps.db.transaction().execute(async (trx) => {
+      const before = (await repo.listInstructionRows(trx)).find((r) => r.location === location);
+      const stored = Number(before?.version ?? 0);
+      if (input.version !== undefined && input.version !== stored) throw new StaleSave();
+      if (!(await repo.upsertInstruction(trx, location, input.media, new Date().toISOString(), stored))) throw new StaleSave();
+      await audit(trx, actor, "instruction.update", { type: "instruction", id: location }, { media: input.media });
+      return before?.media_path;
+    });
+  const replaced = await savedOrStale(save, async () =>
+    (await getMedia(deps.db)).instructions.find((i) => i.location === location),
+  );
   await releaseFiles(deps, [replaced]);
   return getMedia(deps.db);
 }
 
-export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey, path: string) {
-  const replaced = await deps.db.transaction().execute(async (trx) => {
-    const before = (await repo.listDocumentRows(trx)).find((r) => r.key === key);
-    await repo.upsertDocument(trx, key, path, new Date().toISOString());
-    await audit(trx, actor, "document.update", { type: "document", id: key }, { path });
-    return before?.path;
-  });
+export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey, input: DocumentInput) {
+  const save = () =>
+    deps.db.transaction().execute(async (trx) => {
+      const before = (await repo.listDocumentRows(trx)).find((r) => r.key === key);
+      const stored = Number(before?.version ?? 0);
+      if (input.version !== undefined && input.version !== stored) throw new StaleSave();
+      if (!(await repo.upsertDocument(trx, key, input.path, new Date().toISOString(), stored))) throw new StaleSave();
+      await audit(trx, actor, "document.update", { type: "document", id: key }, { path: input.path });
+      return before?.path;
+    });
+  const replaced = await savedOrStale(save, async () => (await getMedia(deps.db)).documents.find((d) => d.key === key));
   await releaseFiles(deps, [replaced]);
   return getMedia(deps.db);
 }

@@ -1,4 +1,5 @@
 import type { DB } from "../../db/database.ts";
+import { contains } from "../../db/paging.ts";
 
 /** The console's queries about people: profiles, recordings and the contact inbox. */
 
@@ -37,10 +38,33 @@ export async function listRecordingRows(db: DB, userId: string) {
     .execute();
 }
 
-export async function listContactRows(db: DB, options: { status: "open" | "handled" | "all"; limit: number }) {
-  let query = db.selectFrom("contact_submissions").selectAll().orderBy("created_at", "desc").limit(options.limit);
-  if (options.status === "open") query = query.where("handled_at", "is", null);
-  if (options.status === "handled") query = query.where("handled_at", "is not", null);
+/**
+ * Newest first, `limit` rows strictly after the (created_at, id) key `after`; `q` looks in the name, the phone,
+ * the message and the e-mail of the account that sent it.
+ */
+export async function listContactRows(
+  db: DB,
+  options: { status: "open" | "handled" | "all"; limit: number; after?: readonly [string, string]; q?: string },
+) {
+  let query = db
+    .selectFrom("contact_submissions as c")
+    .leftJoin("users as u", "u.id", "c.user_id")
+    .selectAll("c")
+    .orderBy("c.created_at", "desc")
+    .orderBy("c.id", "desc")
+    .limit(options.limit);
+  if (options.status === "open") query = query.where("c.handled_at", "is", null);
+  if (options.status === "handled") query = query.where("c.handled_at", "is not", null);
+  const after = options.after;
+  if (after)
+    query = query.where((eb) =>
+      eb.or([eb("c.created_at", "<", after[0]), eb.and([eb("c.created_at", "=", after[0]), eb("c.id", "<", after[1])])]),
+    );
+  const q = options.q;
+  if (q)
+    query = query.where((eb) =>
+      eb.or((["c.name", "c.phone", "c.message", "u.email"] as const).map((column) => contains(eb.ref(column), q))),
+    );
   return query.execute();
 }
 

@@ -1,5 +1,6 @@
-import type { AdminContact, AdminUserDetail } from "@hikaya/contracts";
+import type { AdminUserDetail, ContactPage } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
+import { decodeCursor, pageOf, searchText } from "../../db/paging.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import { deleteAccountWithFiles } from "../account/deletion.service.ts";
@@ -118,20 +119,34 @@ export async function sendResetCode(deps: AppDeps, actor: Actor, id: string, met
   await audit(deps.db, actor, "person.reset_code", { type: "user", id });
 }
 
-export async function listContacts(db: DB, status: "open" | "handled" | "all"): Promise<AdminContact[]> {
-  const rows = await repo.listContactRows(db, { status, limit: 500 });
-  return rows.map((r) => ({
-    id: r.id,
-    userId: r.user_id,
-    name: r.name,
-    phone: r.phone,
-    city: r.city,
-    country: r.country,
-    gender: r.gender,
-    message: r.message,
-    handledAt: r.handled_at,
-    createdAt: r.created_at,
-  }));
+/** One page of the Contact Us inbox, newest first; `cursor` continues after the previous page, `q` searches it. */
+export async function listContacts(
+  db: DB,
+  options: { status: "open" | "handled" | "all"; limit: number; cursor?: string; q?: string },
+): Promise<ContactPage> {
+  const q = searchText(options.q);
+  const rows = await repo.listContactRows(db, {
+    status: options.status,
+    limit: options.limit + 1,
+    ...(options.cursor ? { after: decodeCursor<[string, string]>(options.cursor, ["string", "string"]) } : {}),
+    ...(q ? { q } : {}),
+  });
+  const page = pageOf(rows, options.limit, (r) => [r.created_at, r.id]);
+  return {
+    items: page.rows.map((r) => ({
+      id: r.id,
+      userId: r.user_id,
+      name: r.name,
+      phone: r.phone,
+      city: r.city,
+      country: r.country,
+      gender: r.gender,
+      message: r.message,
+      handledAt: r.handled_at,
+      createdAt: r.created_at,
+    })),
+    nextCursor: page.nextCursor,
+  };
 }
 
 export async function markContact(deps: AppDeps, actor: Actor, id: string, handled: boolean): Promise<void> {

@@ -165,7 +165,7 @@ describe("the console team", () => {
     expect(after.statusCode).toBe(401);
     expect((await team()).some((m) => m.id === fac.id)).toBe(false);
     const entries = await t.app.inject({ method: "GET", url: "/api/admin/audit?action=team.remove", headers: admin.headers });
-    expect(entries.json()).toEqual([expect.objectContaining({ action: "team.remove", targetId: fac.id })]);
+    expect(entries.json().entries).toEqual([expect.objectContaining({ action: "team.remove", targetId: fac.id })]);
   });
 
   it("an admin cannot change or remove themselves, and a person outside the team is not found", async () => {

@@ -74,7 +74,7 @@ describe("no lost edits", () => {
     const stored = await t.app.inject({ method: "GET", url: `/api/admin/stories/${story.id}`, headers: admin.headers });
     expect(stored.json()).toMatchObject({ titleEn: "Tab one", version: story.version + 1 });
     const audits = await t.app.inject({ method: "GET", url: "/api/admin/audit?action=story.update", headers: admin.headers });
-    expect(audits.json()).toHaveLength(1);
+    expect(audits.json().entries).toHaveLength(1);
   });
 
   it("two saves racing at once from one version: exactly one succeeds", async () => {

@@ -4,6 +4,7 @@ import {
   changePasswordRequestSchema,
   createAccountUserRequestSchema,
   outboxListSchema,
+  pageQuerySchema,
   phoneSignUpRequestSchema,
   phoneSignUpResponseSchema,
   resetPasswordRequestSchema,
@@ -16,6 +17,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { decodeCursor, pageOf, searchText } from "../../db/paging.ts";
 import { unauthorized } from "../../errors.ts";
 import { sendError, toAppError } from "../../plugins/error-handler.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
@@ -148,20 +150,31 @@ export async function accountRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["admin"],
-        querystring: z.object({
+        summary: "The outbox, newest first, a page at a time; q searches the phone (or address) and the text",
+        querystring: pageQuerySchema.extend({
           limit: z.coerce.number().int().min(1).max(500).default(100),
+          /** Exactly this recipient (tests and scripts read a person's code this way). */
           recipient: z.string().max(255).optional(),
         }),
-        response: { 200: outboxListSchema, ...errorResponses(401, 403) },
+        response: { 200: outboxListSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
       await requireAdmin(request);
-      const messages = await app.deps.messages.list({
-        limit: request.query.limit,
-        ...(request.query.recipient ? { recipient: request.query.recipient } : {}),
+      const { limit, recipient, cursor } = request.query;
+      const q = searchText(request.query.q);
+      const rows = await app.deps.messages.list({
+        limit: limit + 1,
+        ...(recipient ? { recipient } : {}),
+        ...(q ? { q } : {}),
+        ...(cursor ? { after: decodeCursor<[string, string]>(cursor, ["string", "string"]) } : {}),
       });
-      return { messages: messages.map((m) => ({ ...m, channel: m.channel as "sms" | "whatsapp" | "email" })) };
+      const page = pageOf(rows, limit, (m) => [m.createdAt, m.id]);
+      const messages = page.rows;
+      return {
+        messages: messages.map((m) => ({ ...m, channel: m.channel as "sms" | "whatsapp" | "email" })),
+        nextCursor: page.nextCursor,
+      };
     },
   );
 }

@@ -148,7 +148,9 @@ describe("operators' reminder API", () => {
       failed: 0,
     });
 
-    const audit = (await app.inject({ url: "/api/admin/audit?limit=50", headers: admin.headers })).json() as { action: string }[];
+    const audit = (await app.inject({ url: "/api/admin/audit?limit=50", headers: admin.headers })).json().entries as {
+      action: string;
+    }[];
     expect(audit.filter((e) => e.action === "reminders.run")).toHaveLength(2);
     expect(audit.some((e) => e.action === "reminders.settings")).toBe(true);
 
