@@ -4,7 +4,7 @@ import { ApiError } from "../lib/api-client.ts";
 import { decodeJwtPayload } from "../lib/jwt.ts";
 import { adminSession } from "./admin-session.ts";
 import { staleCurrent } from "./components/stale-notice.tsx";
-import { analyticsCsv, move, refusedField, summarize } from "./logic.ts";
+import { analyticsCsv, move, refusedField } from "./logic.ts";
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const jwt = (payload: unknown) => `${b64url({ alg: "ES256" })}.${b64url(payload)}.signature`;
@@ -61,12 +61,6 @@ describe("console logic", () => {
     expect(csv).toContain("funnel,signup,signup,3");
     expect(csv).toContain("funnel,1,story_watched,2");
     expect(csv).toContain(`recordings_per_story,1,"'=HYPERLINK(1), bread",4`);
-  });
-
-  it("summarises audit details for people", () => {
-    expect(summarize({ siteUnderMaintenance: { from: false, to: true } })).toBe("siteUnderMaintenance: false → true");
-    expect(summarize({ moved: [{ titleEn: "Kitchen", from: 19, to: 1 }] })).toBe("Kitchen: 19 → 1");
-    expect(summarize({})).toBe("");
   });
 });
 

@@ -5,7 +5,6 @@
 import type {
   AdminAnalytics,
   AdminCharacter,
-  AdminContact,
   AdminLandingAnswer,
   AdminMedia,
   AdminQuestion,
@@ -13,12 +12,16 @@ import type {
   AdminStory,
   AdminUserDetail,
   AnswerInput,
-  AuditEntry,
+  AuditPage,
   CharacterInput,
+  ContactPage,
+  DocumentInput,
   DocumentKey,
   ErrorCode,
+  InstructionInput,
   InstructionLocation,
-  OutboxMessage,
+  LandingAnswerInput,
+  OutboxList,
   ReorderImpact,
   ReorderInput,
   SettingsInput,
@@ -31,7 +34,7 @@ import type {
   UserList,
   UserSummary,
 } from "@hikaya/contracts";
-import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, send } from "../lib/api-client.ts";
 import { consoleSession, consoleToken } from "./admin-session.ts";
 
@@ -75,29 +78,15 @@ export const adminQueries = {
       queryKey: ["admin", "user-detail", id],
       queryFn: () => consoleApi<AdminUserDetail>(`/admin/users/${id}/detail`),
     }),
-  contacts: (status: "open" | "handled" | "all") =>
-    queryOptions({
-      queryKey: ["admin", "contacts", status],
-      queryFn: () => consoleApi<AdminContact[]>(`/admin/contact-submissions?status=${status}`),
-    }),
-  outbox: (recipient: string) =>
-    queryOptions({
-      queryKey: ["admin", "outbox", recipient],
-      queryFn: () =>
-        consoleApi<{ messages: OutboxMessage[] }>(
-          `/admin/sms-outbox?limit=200${recipient ? `&recipient=${encodeURIComponent(recipient)}` : ""}`,
-        ),
-    }),
+  contacts: (status: "open" | "handled" | "all", q: string) =>
+    pagedQuery<ContactPage>(["admin", "contacts", status, q], "/admin/contact-submissions", { status, q }),
+  outbox: (q: string) => pagedQuery<OutboxList>(["admin", "outbox", q], "/admin/sms-outbox", { q }),
   analytics: (from: string, to: string) =>
     queryOptions({
       queryKey: ["admin", "analytics", from, to],
       queryFn: () => consoleApi<AdminAnalytics>(`/admin/analytics?from=${from}&to=${to}`),
     }),
-  audit: (action: string) =>
-    queryOptions({
-      queryKey: ["admin", "audit", action],
-      queryFn: () => consoleApi<AuditEntry[]>(`/admin/audit?limit=200${action ? `&action=${encodeURIComponent(action)}` : ""}`),
-    }),
+  audit: (action: string, q: string) => pagedQuery<AuditPage>(["admin", "audit", action, q], "/admin/audit", { action, q }),
 };
 
 async function storyPage(q: string, offset: number, limit: number): Promise<{ stories: AdminStory[]; total: number }> {
@@ -111,6 +100,24 @@ async function storyPage(q: string, offset: number, limit: number): Promise<{ st
     throw new ApiError(error?.code ?? statusCode(res.status), error?.message ?? res.statusText, res.status, error?.details);
   }
   return { stories: body, total: Number(res.headers.get("x-total-count") ?? body.length) };
+}
+
+/**
+ * A long console list read a page at a time: each page's `nextCursor` asks for the next ("Load more"); empty
+ * parameters are left out. While a new search loads, the previous results stay on screen.
+ */
+function pagedQuery<T extends { nextCursor: string | null }>(queryKey: string[], path: string, params: Record<string, string>) {
+  return infiniteQueryOptions({
+    queryKey,
+    initialPageParam: "",
+    queryFn: ({ pageParam }) => {
+      const search = new URLSearchParams({ limit: "50" });
+      for (const [key, value] of Object.entries({ ...params, cursor: pageParam })) if (value) search.set(key, value);
+      return consoleApi<T>(`${path}?${search}`);
+    },
+    getNextPageParam: (last: T) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** A mutation that refreshes the given query keys (and the audit log) once it succeeds. */
@@ -237,6 +244,20 @@ export const useAddLandingAnswer = () =>
       ["admin", "characters"],
     ],
   );
+export const useUpdateLandingAnswer = () =>
+  useAdminMutation(
+    ({ id, input }: { id: string; input: LandingAnswerInput }) =>
+      consoleApi<AdminLandingAnswer[]>(`/admin/landing-answers/${id}`, { method: "PUT", body: input }),
+    [
+      ["admin", "landing"],
+      ["admin", "characters"],
+    ],
+  );
+export const useReorderLandingAnswers = () =>
+  useAdminMutation(
+    (input: ReorderInput) => consoleApi<AdminLandingAnswer[]>("/admin/landing-answers/reorder", { method: "POST", body: input }),
+    [["admin", "landing"]],
+  );
 export const useDeleteLandingAnswer = () =>
   useAdminMutation(
     (id: string) => consoleApi<AdminLandingAnswer[]>(`/admin/landing-answers/${id}`, { method: "DELETE" }),
@@ -248,8 +269,8 @@ export const useDeleteLandingAnswer = () =>
 
 export const useSetInstruction = () =>
   useAdminMutation(
-    ({ location, media }: { location: InstructionLocation; media: string }) =>
-      consoleApi<AdminMedia>(`/admin/instructions/${encodeURIComponent(location)}`, { method: "PUT", body: { media } }),
+    ({ location, input }: { location: InstructionLocation; input: InstructionInput }) =>
+      consoleApi<AdminMedia>(`/admin/instructions/${encodeURIComponent(location)}`, { method: "PUT", body: input }),
     [["admin", "media"]],
   );
 /** The Arabic file beside an English one (server: modules/admin/arabic-media.*); null removes it. */
@@ -278,8 +299,8 @@ export const useSetInstructionArabicMedia = () =>
   );
 export const useSetDocument = () =>
   useAdminMutation(
-    ({ key, path }: { key: DocumentKey; path: string }) =>
-      consoleApi<AdminMedia>(`/admin/documents/${key}`, { method: "PUT", body: { path } }),
+    ({ key, input }: { key: DocumentKey; input: DocumentInput }) =>
+      consoleApi<AdminMedia>(`/admin/documents/${key}`, { method: "PUT", body: input }),
     [["admin", "media"]],
   );
 

@@ -30,26 +30,6 @@ export function analyticsCsv(data: AdminAnalytics): string {
   return `${rows.map((r) => r.map(csvCell).join(",")).join("\n")}\n`;
 }
 
-/** Details as a person reads them: "field: before → after", moved stories "title: 3 → 1". */
-export function summarize(details: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(details)) {
-    if (key === "moved" && Array.isArray(value)) {
-      for (const m of value as { titleEn?: string; from?: number; to?: number }[])
-        parts.push(`${m.titleEn ?? "?"}: ${m.from} → ${m.to}`);
-    } else if (value && typeof value === "object" && "from" in value && "to" in value) {
-      const v = value as { from: unknown; to: unknown };
-      parts.push(`${key}: ${String(v.from)} → ${String(v.to)}`);
-    } else if (Array.isArray(value)) {
-      parts.push(`${key}: ${value.length}`);
-    } else {
-      parts.push(`${key}: ${String(value)}`);
-    }
-  }
-  const text = parts.join(" · ");
-  return text.length > 220 ? `${text.slice(0, 220)}…` : text;
-}
-
 /** The field a `validation_failed` answer names first, and zod's reason for it (the server's `details.issues`). */
 export function refusedField(details: unknown): { field: string; reason: string } | null {
   const issues = (details as { issues?: { path?: unknown; reason?: unknown }[] } | undefined)?.issues;

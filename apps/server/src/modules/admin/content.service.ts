@@ -116,7 +116,7 @@ export async function deleteCharacter(deps: AppDeps, actor: Actor, id: string): 
     if (Number(row.answer_count ?? 0) + Number(row.landing_count ?? 0) > 0)
       throw conflict("This family member still answers questions; remove those answers first");
     await repo.deleteCharacterRow(trx, id);
-    await audit(trx, actor, "character.delete", { type: "character", id }, { nameEn: row.name_en });
+    await audit(trx, actor, "character.delete", { type: "character", id }, { nameEn: row.name_en, nameAr: row.name_ar });
     return row;
   });
   await releaseFiles(deps, [row.thumbnail_path, row.audio_path]);
@@ -150,7 +150,13 @@ export async function addLandingAnswer(deps: AppDeps, actor: Actor, input: { cha
       position: await repo.nextLandingPosition(trx),
       created_at: new Date().toISOString(),
     });
-    await audit(trx, actor, "landing_answer.create", { type: "landing_answer", id }, { ...input, nameEn: character.name_en });
+    await audit(
+      trx,
+      actor,
+      "landing_answer.create",
+      { type: "landing_answer", id },
+      { ...input, nameEn: character.name_en, nameAr: character.name_ar },
+    );
   });
   return listLandingAnswers(deps.db);
 }
@@ -175,6 +181,7 @@ export async function updateLandingAnswer(deps: AppDeps, actor: Actor, id: strin
         {
           order: Number(before.position),
           nameEn: character.name_en,
+          nameAr: character.name_ar,
           ...changesOf([
             ["characterId", before.character_id, input.characterId],
             ["audio", before.audio_path, input.audio],
@@ -212,7 +219,7 @@ export async function reorderLandingAnswers(deps: AppDeps, actor: Actor, input: 
           throw changed();
       }
       const moved = current
-        .map((a, i) => ({ id: a.id, nameEn: a.name_en, from: i + 1, to: input.ids.indexOf(a.id) + 1 }))
+        .map((a, i) => ({ id: a.id, nameEn: a.name_en, nameAr: a.name_ar, from: i + 1, to: input.ids.indexOf(a.id) + 1 }))
         .filter((m) => m.from !== m.to);
       await audit(trx, actor, "landing_answer.reorder", { type: "landing_answer" }, { moved });
     });
@@ -234,7 +241,7 @@ export async function deleteLandingAnswer(deps: AppDeps, actor: Actor, id: strin
       actor,
       "landing_answer.delete",
       { type: "landing_answer", id },
-      { order: Number(row.position), nameEn: row.name_en },
+      { order: Number(row.position), nameEn: row.name_en, nameAr: row.name_ar },
     );
     return row.audio_path;
   });

@@ -3,10 +3,10 @@ import { useEffect, useId, useState } from "react";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { adminQueries } from "../api.ts";
 
-/** The family members an answer can be given by, with the first one chosen until the operator picks. */
-export function useCharacterChoice() {
+/** The family members an answer can be given by, with `initial` (else the first one) chosen until the operator picks. */
+export function useCharacterChoice(initial = "") {
   const characters = useQuery(adminQueries.characters());
-  const [characterId, setCharacterId] = useState("");
+  const [characterId, setCharacterId] = useState(initial);
   useEffect(() => {
     if (!characterId && characters.data?.[0]) setCharacterId(characters.data[0].id);
   }, [characters.data, characterId]);

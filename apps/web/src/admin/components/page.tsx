@@ -1,4 +1,3 @@
-import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Spinner } from "../../components/spinner.tsx";
@@ -18,8 +17,17 @@ export function PageHeader({ title, subtitle, actions }: { title: string; subtit
   );
 }
 
+/** What QueryView reads of a query: a plain one or a paged (infinite) one. */
+interface ViewableQuery<T> {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data: T | undefined;
+  refetch: () => unknown;
+}
+
 /** Loading, failure (with a way back in when the session ended) or the data. */
-export function QueryView<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
+export function QueryView<T>({ query, children }: { query: ViewableQuery<T>; children: (data: T) => ReactNode }) {
   const { t } = useTranslation("admin");
   if (query.isPending)
     return (

@@ -2,6 +2,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { ApiError } from "../../lib/api-client.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 
+/** A stored file as the notice names it: its last path segment, without the cache-busting query; "—" when none. */
+export const fileName = (path: string | null | undefined) => (path ? (path.split("?")[0]?.split("/").pop() ?? path) : "—");
+
 /** The stored values a save was refused for (409 `conflict`, `details.reason` "stale_version"), or null. */
 export function staleCurrent<T>(error: unknown): T | null {
   if (!(error instanceof ApiError) || error.code !== "conflict") return null;

@@ -1,10 +1,12 @@
-import { useQuery } from "@tanstack/react-query";
+import type { AuditEntry } from "@hikaya/contracts";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { adminQueries } from "../api.ts";
+import { auditSentence } from "../audit-sentence.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
-import { summarize } from "../logic.ts";
+import { LoadMore, SearchBox, useSearch } from "../components/paged-list.tsx";
 
 const AREAS = [
   "",
@@ -23,14 +25,18 @@ const AREAS = [
   "team",
 ] as const;
 
-/** Who did what, when: every change made in the console, newest first. */
+/** Who did what, when: every change made in the console, newest first, as sentences; searchable, a page at a time. */
 export function AuditPage() {
   const { t, i18n } = useTranslation("admin");
   const [area, setArea] = useState<(typeof AREAS)[number]>("");
-  const query = useQuery(adminQueries.audit(area ? `${area}.` : ""));
+  const search = useSearch();
+  const query = useInfiniteQuery(adminQueries.audit(area ? `${area}.` : "", search.q));
+  // Keys are built from the action, so they are not among the typed ones.
+  const say = (key: string, vars?: Record<string, unknown>) => String(t(key as never, vars as never));
   return (
     <>
       <PageHeader title={t("audit.title")} subtitle={t("audit.intro")} />
+      <SearchBox label={t("audit.search")} search={search} />
       <div className="admin-card admin-toolbar">
         <label htmlFor="audit-area">{t("audit.filter")}</label>
         <select
@@ -47,45 +53,41 @@ export function AuditPage() {
         </select>
       </div>
       <QueryView query={query}>
-        {(entries) =>
-          entries.length === 0 ? (
+        {(data) => {
+          const entries: AuditEntry[] = data.pages.flatMap((p) => p.entries);
+          return entries.length === 0 ? (
             <p className="admin-card admin-muted">{t("audit.none")}</p>
           ) : (
-            <div className="admin-table-wrap">
-              <table className="admin-table">
-                <thead>
-                  <tr>
-                    <th scope="col">{t("audit.when")}</th>
-                    <th scope="col">{t("audit.who")}</th>
-                    <th scope="col">{t("audit.what")}</th>
-                    <th scope="col">{t("audit.details")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {entries.map((e) => (
-                    <tr key={e.id} data-testid="audit-row">
-                      <td>{formatDateTime(e.createdAt, i18n.language)}</td>
-                      <td>
-                        <bdi className="ltr admin-nowrap">{e.actorEmail ?? e.actorId.slice(0, 8)}</bdi>
-                      </td>
-                      <td>
-                        <strong>{t(`audit.actions.${e.action}`, { defaultValue: e.action })}</strong>
-                        {e.targetId && (
-                          <div className="admin-code">
-                            <bdi className="ltr">{e.targetId.length > 40 ? `${e.targetId.slice(0, 40)}…` : e.targetId}</bdi>
-                          </div>
-                        )}
-                      </td>
-                      <td>
-                        <code className="admin-code ltr">{summarize(e.details)}</code>
-                      </td>
+            <>
+              <div className="admin-table-wrap">
+                <table className="admin-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">{t("audit.when")}</th>
+                      <th scope="col">{t("audit.what")}</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+                  </thead>
+                  <tbody>
+                    {entries.map((e) => (
+                      <tr key={e.id} data-testid="audit-row">
+                        <td className="admin-nowrap">{formatDateTime(e.createdAt, i18n.language)}</td>
+                        <td>
+                          <span data-testid="audit-sentence">{auditSentence(e, i18n.language, say)}</span>
+                          {e.actorEmail && e.actorName && (
+                            <div className="admin-muted">
+                              <bdi className="ltr">{e.actorEmail}</bdi>
+                            </div>
+                          )}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <LoadMore query={query} />
+            </>
+          );
+        }}
       </QueryView>
     </>
   );

@@ -9,13 +9,16 @@ import { adminQueries, uploadTo, useDeleteCharacter, useSaveCharacter } from "..
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { fileName, StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 
 /** Family members: names in both languages, a picture and the audio of the character screens. */
 export function CharactersPage() {
   const { t } = useTranslation("admin");
   const query = useQuery(adminQueries.characters());
-  const [editing, setEditing] = useState<AdminCharacter | "new" | null>(null);
+  // The id, not the record: after a stale save reloads the list, the form opens on the stored values.
+  const [editing, setEditing] = useState<string | null>(null);
+  const editingCharacter = query.data?.find((c) => c.id === editing);
   const [deleting, setDeleting] = useState<AdminCharacter | null>(null);
   const remove = useDeleteCharacter();
   return (
@@ -29,10 +32,10 @@ export function CharactersPage() {
           </button>
         }
       />
-      {editing && (
+      {(editing === "new" || editingCharacter) && (
         <CharacterForm
-          key={editing === "new" ? "new" : editing.id}
-          character={editing === "new" ? undefined : editing}
+          key={editingCharacter ? `${editingCharacter.id}-${editingCharacter.version}` : "new"}
+          character={editingCharacter}
           onDone={() => setEditing(null)}
         />
       )}
@@ -56,7 +59,12 @@ export function CharactersPage() {
                   </div>
                   <MediaPreview src={c.audio} kind="audio" label={c.nameEn} />
                   <div className="admin-actions">
-                    <button type="button" className="admin-button admin-button--small" onClick={() => setEditing(c)}>
+                    <button
+                      type="button"
+                      className="admin-button admin-button--small"
+                      onClick={() => setEditing(c.id)}
+                      aria-label={`${t("common.edit")}: ${c.nameEn}`}
+                    >
                       {t("common.edit")}
                     </button>
                     <button
@@ -105,14 +113,20 @@ function CharacterForm({ character, onDone }: { character?: AdminCharacter; onDo
   const [nameAr, setNameAr] = useState(character?.nameAr ?? "");
   const [thumbnail, setThumbnail] = useState<string | null>(character?.thumbnail ?? null);
   const [audio, setAudio] = useState<string | null>(character?.audio ?? null);
+  const [stale, setStale] = useState<AdminCharacter | null>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     try {
-      await save.mutateAsync({ id: character?.id, input: { nameEn, nameAr, thumbnail, audio } });
+      await save.mutateAsync({
+        id: character?.id,
+        input: { nameEn, nameAr, thumbnail, audio, ...(character ? { version: character.version } : {}) },
+      });
       toast.success(t("common.saved"));
       onDone();
     } catch (error) {
+      const current = staleCurrent<AdminCharacter>(error);
+      if (current) return setStale(current);
       toast.error(errorText(error));
     }
   }
@@ -124,6 +138,17 @@ function CharacterForm({ character, onDone }: { character?: AdminCharacter; onDo
       aria-label={character ? t("characters.editTitle") : t("characters.new")}
     >
       <h2>{character ? t("characters.editTitle") : t("characters.new")}</h2>
+      {stale && (
+        <StaleNotice
+          queryKey={["admin", "characters"]}
+          rows={[
+            { label: t("characters.nameEn"), value: stale.nameEn },
+            { label: t("characters.nameAr"), value: stale.nameAr },
+            { label: t("characters.thumbnail"), value: fileName(stale.thumbnail) },
+            { label: t("characters.audio"), value: fileName(stale.audio) },
+          ]}
+        />
+      )}
       <div className="admin-grid-2">
         <div className="admin-field">
           <label htmlFor={`${id}-en`}>{t("characters.nameEn")}</label>
