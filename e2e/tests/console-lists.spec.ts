@@ -74,6 +74,7 @@ test("a family member saved meanwhile by someone else: the stale save is refused
   page,
   lang,
   request,
+  shot,
 }) => {
   await page.setViewportSize(LAPTOP);
   const server = await api(request);
@@ -95,6 +96,7 @@ test("a family member saved meanwhile by someone else: the stale save is refused
   const notice = page.getByTestId("stale-notice");
   await expect(notice.getByRole("heading", { name: c.s.conflict.title })).toBeVisible();
   await expect(notice.getByRole("definition").first()).toHaveText(theirs);
+  await shot("console-character-stale");
   await notice.getByRole("button", { name: c.s.conflict.reload }).click();
   await expect(page.getByRole("form", { name: c.s.characters.editTitle }).getByLabel(c.s.characters.nameEn)).toHaveValue(theirs);
   await expect(notice).toHaveCount(0);
@@ -104,6 +106,7 @@ test("the audit log reads as sentences in the operator's language and finds an e
   page,
   lang,
   request,
+  shot,
 }) => {
   await page.setViewportSize(LAPTOP);
   const server = await api(request);
@@ -133,11 +136,23 @@ test("the audit log reads as sentences in the operator's language and finds an e
     ),
   );
 
+  await shot("console-audit-search");
+  // On a phone the sentences wrap; nothing widens the page.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(sentences).toHaveCount(2);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot("console-audit-search-phone");
+
   await page.getByRole("searchbox", { name: c.s.audit.search }).fill(`${token}-nothing`);
   await expect(page.getByText(c.s.audit.none)).toBeVisible();
 });
 
-test("landing answers: moved up with the arrows, kept after a reload; deleting asks first", async ({ page, lang, request }) => {
+test("landing answers: moved up with the arrows, kept after a reload; deleting asks first", async ({
+  page,
+  lang,
+  request,
+  shot,
+}) => {
   await page.setViewportSize(LAPTOP);
   const server = await api(request);
   const token = unique();
@@ -163,6 +178,7 @@ test("landing answers: moved up with the arrows, kept after a reload; deleting a
 
   await page.reload();
   await expect(page.getByTestId("landing-answer").filter({ hasText: token }).nth(0)).toContainText(name(second));
+  await shot("console-landing-answers");
 
   // Delete asks first; cancelling keeps the answer.
   const row = page.getByTestId("landing-answer").filter({ hasText: name(first) });
