@@ -342,7 +342,7 @@ export const auditEntrySchema = z.object({
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
-  /** What the target is called now (a story's title, a family member's name), null once it is gone. */
+  /** What the target is called now (a story's title, a family member's or a person's name), null once it is gone. */
   targetNameEn: z.string().nullable(),
   targetNameAr: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),

@@ -73,6 +73,8 @@ describe("audit entries as sentences", () => {
   it("falls back to the e-mail for an operator without a name, and to the action's label for an unknown action", () => {
     const unknown = entry({ actorName: null, action: "story.thumbnail_v2", details: {} });
     expect(auditSentence(unknown, "en", en)).toBe("amal@hikaya.test: story.thumbnail_v2");
+    const block = entry({ action: "person.block", targetType: "user", targetNameEn: "Sara", targetNameAr: "Sara" });
+    expect(auditSentence(block, "ar", ar)).toBe("Amal: حظر «Sara»");
     const maintenance = entry({ action: "settings.maintenance_on", targetType: "settings", targetId: "site" });
     expect(auditSentence(maintenance, "en", en)).toBe("Amal turned maintenance mode on");
   });

@@ -62,6 +62,10 @@ const SENTENCES = new Set([
   "reminders.settings",
   "reminders.run",
   "account.delete",
+  "person.block",
+  "person.unblock",
+  "person.delete",
+  "person.reset_code",
 ]);
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value : null);

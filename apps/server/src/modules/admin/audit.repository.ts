@@ -19,8 +19,8 @@ export async function insertAuditEntry(db: DB, row: AuditRow, now = new Date().t
 
 /**
  * Newest first, `limit` rows after the entry `afterId` (exclusive). Each row carries the actor's display name and
- * what its target is called now (a story's title, for a question its story's, a family member's name), which
- * the search also looks in.
+ * what its target is called now (a story's title, for a question its story's, a family member's name, a person's
+ * profile name), which the search also looks in.
  */
 export async function listAuditEntries(db: DB, options: { limit: number; afterId?: number; action?: string; q?: string }) {
   let query = db
@@ -31,12 +31,13 @@ export async function listAuditEntries(db: DB, options: { limit: number; afterId
     .leftJoin("questions as qn", (join) => join.onRef("qn.id", "=", "a.target_id").on("a.target_type", "=", "question"))
     .leftJoin("stories as qs", "qs.id", "qn.story_id")
     .leftJoin("characters as c", (join) => join.onRef("c.id", "=", "a.target_id").on("a.target_type", "=", "character"))
+    .leftJoin("profiles as tp", (join) => join.onRef("tp.user_id", "=", "a.target_id").on("a.target_type", "=", "user"))
     .selectAll("a")
     .select([
       "p.name as actor_name",
       "u.phone as actor_phone",
-      (eb) => eb.fn.coalesce("s.title_en", "qs.title_en", "c.name_en").as("target_name_en"),
-      (eb) => eb.fn.coalesce("s.title_ar", "qs.title_ar", "c.name_ar").as("target_name_ar"),
+      (eb) => eb.fn.coalesce("s.title_en", "qs.title_en", "c.name_en", "tp.name").as("target_name_en"),
+      (eb) => eb.fn.coalesce("s.title_ar", "qs.title_ar", "c.name_ar", "tp.name").as("target_name_ar"),
     ])
     .orderBy("a.id", "desc")
     .limit(options.limit);
@@ -61,6 +62,7 @@ export async function listAuditEntries(db: DB, options: { limit: number; afterId
             "qs.title_ar",
             "c.name_en",
             "c.name_ar",
+            "tp.name",
           ] as const
         ).map((column) => contains(eb.ref(column), q)),
       ),

@@ -81,9 +81,26 @@ describe("audit log", () => {
     expect(entry).toMatchObject({ actorName: "Amal Operator", targetNameEn: "Late", targetNameAr: "متأخر" });
   });
 
+  it("names a person by their profile name when the target is an account", async () => {
+    await t.app.deps.db
+      .insertInto("admin_audit_log")
+      .values({
+        actor_id: admin.id,
+        actor_email: null,
+        action: "person.block",
+        target_type: "user",
+        target_id: admin.id,
+        details: "{}",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    const [entry] = ((await get("/api/admin/audit?limit=1&action=person.")).json() as AuditPage).entries;
+    expect(entry).toMatchObject({ action: "person.block", targetNameEn: "Amal Operator", targetNameAr: "Amal Operator" });
+  });
+
   it("finds entries by the actor's name, the target's name and the details; area filters treat _ literally", async () => {
     const byActor = (await get("/api/admin/audit?q=amal%20oper")).json() as AuditPage;
-    expect(byActor.entries.length).toBeGreaterThanOrEqual(8);
+    expect(byActor.entries.length).toBeGreaterThanOrEqual(9);
     const byTarget = (await get(`/api/admin/audit?q=${encodeURIComponent("صفحة 3")}`)).json() as AuditPage;
     expect(byTarget.entries.map((e) => e.targetNameEn)).toEqual(["Paged 3"]);
     const none = (await get("/api/admin/audit?q=nothing-like-this")).json() as AuditPage;
