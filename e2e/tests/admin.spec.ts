@@ -360,7 +360,9 @@ test("an operator builds a story in the console and the user app follows", async
     "settings.maintenance_on",
     "settings.maintenance_off",
   ] as const) {
-    await expect(page.getByTestId("audit-row").filter({ hasText: s.audit.actions[action] }).first()).toBeVisible();
+    // Each entry reads as a sentence: the part of it after the operator's name and before the first name it quotes.
+    const words = (s.audit.sentences[action].split("{{who}}")[1] ?? "").split("{{")[0] ?? "";
+    await expect(page.getByTestId("audit-sentence").filter({ hasText: words.trim() }).first()).toBeVisible();
   }
   await c.settle();
   await shot("admin-audit");
