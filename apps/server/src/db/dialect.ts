@@ -100,7 +100,7 @@ export function supportsSkipLocked(dialect: DialectName): boolean {
  * SQLite has no default escape character and PostgreSQL's LIKE is case-sensitive, so both are spelled out here.
  */
 export function likeContains(column: string, text: string) {
-  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${likeLiteral(text.toLowerCase())}%`;
   return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 }
 
@@ -116,3 +116,10 @@ export function containsText(dialect: DialectName, expr: Expression<string | nul
     ? sql<SqlBool>`${expr} ilike ${pattern}` // a backslash is already the default escape; a plain ILIKE can use a trigram index
     : sql<SqlBool>`${expr} like ${pattern} escape '\\'`;
 }
+
+/** `column LIKE 'text%'` with the text's wildcards literal: an audit area such as "landing_answer." (its `_` no wildcard). */
+export function likeStartsWith(column: string, text: string) {
+  return sql<boolean>`${sql.ref(column)} like ${`${likeLiteral(text)}%`} escape '\\'`;
+}
+
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,9 +1,9 @@
 import { SEARCH_MAX_LENGTH } from "@hikaya/contracts";
-import { type Expression, type RawBuilder, sql } from "kysely";
 import { AppError, badRequest } from "../errors.ts";
 
 /**
- * Cursor paging and search for the console's long lists, the same on SQLite and PostgreSQL.
+ * Cursor paging and search for the console's long lists, the same on SQLite and PostgreSQL (the LIKE matching
+ * itself is `likeContains` in dialect.ts).
  *
  * A cursor is the sort key of the last row a page showed, made opaque (base64url JSON) so callers pass it back
  * unchanged; pages continue strictly after it (keyset), so rows written meanwhile never shift a page and nothing is
@@ -48,25 +48,4 @@ export function searchText(q: string | undefined): string | undefined {
       max: SEARCH_MAX_LENGTH,
     });
   return text;
-}
-
-const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** `text` as a LIKE pattern that matches itself anywhere: `%`, `_` and the escape character are literal. */
-export function containsPattern(text: string): string {
-  return `%${literal(text.toLowerCase())}%`;
-}
-
-/** `column` starts with `text`, its wildcards literal: an audit area such as "landing_answer." (whose `_` is no wildcard). */
-export function startsWith(column: Expression<unknown>, text: string): RawBuilder<boolean> {
-  return sql<boolean>`${column} like ${`${literal(text)}%`} escape '\\'`;
-}
-
-/**
- * `column` contains `text`, ignoring case, with LIKE wildcards in `text` literal. The explicit ESCAPE makes both
- * dialects read `\` the same way (SQLite has no default escape character); lower() on both sides because
- * PostgreSQL's LIKE is case-sensitive and SQLite's is not.
- */
-export function contains(column: Expression<unknown>, text: string): RawBuilder<boolean> {
-  return sql<boolean>`lower(${column}) like ${containsPattern(text)} escape '\\'`;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { DB } from "../../db/database.ts";
-import { contains } from "../../db/paging.ts";
+import { likeContains } from "../../db/dialect.ts";
 
 /** One text message to a person: an SMS, a WhatsApp message, or an e-mail (e-mail always goes to the outbox). */
 export interface OutgoingMessage {
@@ -83,7 +83,7 @@ export async function listOutboxMessages(db: DB, options: OutboxListOptions): Pr
     query = query.where((eb) =>
       eb.or([eb("created_at", "<", after[0]), eb.and([eb("created_at", "=", after[0]), eb("id", "<", after[1])])]),
     );
-  if (q) query = query.where((eb) => eb.or([contains(eb.ref("recipient"), q), contains(eb.ref("body"), q)]));
+  if (q) query = query.where((eb) => eb.or([likeContains("recipient", q), likeContains("body", q)]));
   const rows = await query.execute();
   return rows.map((r) => ({
     id: r.id,

@@ -1,5 +1,5 @@
 import type { DB } from "../../db/database.ts";
-import { contains, startsWith } from "../../db/paging.ts";
+import { likeContains, likeStartsWith } from "../../db/dialect.ts";
 
 export interface AuditRow {
   actor_id: string;
@@ -43,7 +43,7 @@ export async function listAuditEntries(db: DB, options: { limit: number; afterId
     .limit(options.limit);
   if (options.afterId !== undefined) query = query.where("a.id", "<", options.afterId);
   const action = options.action;
-  if (action) query = query.where((eb) => startsWith(eb.ref("a.action"), action));
+  if (action) query = query.where(likeStartsWith("a.action", action));
   const q = options.q;
   if (q)
     query = query.where((eb) =>
@@ -64,7 +64,7 @@ export async function listAuditEntries(db: DB, options: { limit: number; afterId
             "c.name_ar",
             "tp.name",
           ] as const
-        ).map((column) => contains(eb.ref(column), q)),
+        ).map((column) => likeContains(column, q)),
       ),
     );
   return query.execute();

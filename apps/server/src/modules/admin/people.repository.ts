@@ -1,5 +1,5 @@
 import type { DB } from "../../db/database.ts";
-import { contains } from "../../db/paging.ts";
+import { likeContains } from "../../db/dialect.ts";
 
 /** The console's queries about people: profiles, recordings and the contact inbox. */
 
@@ -62,9 +62,7 @@ export async function listContactRows(
     );
   const q = options.q;
   if (q)
-    query = query.where((eb) =>
-      eb.or((["c.name", "c.phone", "c.message", "u.email"] as const).map((column) => contains(eb.ref(column), q))),
-    );
+    query = query.where((eb) => eb.or(["c.name", "c.phone", "c.message", "u.email"].map((column) => likeContains(column, q))));
   return query.execute();
 }
 

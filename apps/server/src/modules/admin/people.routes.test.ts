@@ -68,9 +68,8 @@ const detail = async (id: string) =>
   (await app.inject({ method: "GET", url: `/api/admin/users/${id}/detail`, headers: admin.headers })).json() as AdminUserDetail;
 
 const auditOf = async (action: string) =>
-  (
-    await app.inject({ method: "GET", url: `/api/admin/audit?action=${action}&limit=50`, headers: admin.headers })
-  ).json() as AuditEntry[];
+  (await app.inject({ method: "GET", url: `/api/admin/audit?action=${action}&limit=50`, headers: admin.headers })).json()
+    .entries as AuditEntry[];
 
 describe("blocking a person", () => {
   it("ends every session at once, refuses sign-in and refresh, and unblocking lets them back in", async () => {
