@@ -66,6 +66,8 @@ const SENTENCES = new Set([
   "person.unblock",
   "person.delete",
   "person.reset_code",
+  "conversation.assign",
+  "conversation.unassign",
 ]);
 
 const text = (value: unknown) => (typeof value === "string" && value.trim() ? value : null);

@@ -31,7 +31,9 @@ export async function listAuditEntries(db: DB, options: { limit: number; afterId
     .leftJoin("questions as qn", (join) => join.onRef("qn.id", "=", "a.target_id").on("a.target_type", "=", "question"))
     .leftJoin("stories as qs", "qs.id", "qn.story_id")
     .leftJoin("characters as c", (join) => join.onRef("c.id", "=", "a.target_id").on("a.target_type", "=", "character"))
-    .leftJoin("profiles as tp", (join) => join.onRef("tp.user_id", "=", "a.target_id").on("a.target_type", "=", "user"))
+    .leftJoin("profiles as tp", (join) =>
+      join.onRef("tp.user_id", "=", "a.target_id").on("a.target_type", "in", ["user", "conversation"]),
+    )
     .selectAll("a")
     .select([
       "p.name as actor_name",

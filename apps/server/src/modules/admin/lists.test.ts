@@ -96,11 +96,26 @@ describe("audit log", () => {
       .execute();
     const [entry] = ((await get("/api/admin/audit?limit=1&action=person.")).json() as AuditPage).entries;
     expect(entry).toMatchObject({ action: "person.block", targetNameEn: "Amal Operator", targetNameAr: "Amal Operator" });
+    // A conversation is named by the person it is with.
+    await t.app.deps.db
+      .insertInto("admin_audit_log")
+      .values({
+        actor_id: admin.id,
+        actor_email: null,
+        action: "conversation.assign",
+        target_type: "conversation",
+        target_id: admin.id,
+        details: "{}",
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    const [assigned] = ((await get("/api/admin/audit?limit=1&action=conversation.")).json() as AuditPage).entries;
+    expect(assigned).toMatchObject({ targetNameEn: "Amal Operator" });
   });
 
   it("finds entries by the actor's name, the target's name and the details; area filters treat _ literally", async () => {
     const byActor = (await get("/api/admin/audit?q=amal%20oper")).json() as AuditPage;
-    expect(byActor.entries.length).toBeGreaterThanOrEqual(9);
+    expect(byActor.entries.length).toBeGreaterThanOrEqual(10);
     const byTarget = (await get(`/api/admin/audit?q=${encodeURIComponent("صفحة 3")}`)).json() as AuditPage;
     expect(byTarget.entries.map((e) => e.targetNameEn)).toEqual(["Paged 3"]);
     const none = (await get("/api/admin/audit?q=nothing-like-this")).json() as AuditPage;
