@@ -57,7 +57,7 @@ const objectOf = (url: string | null | undefined) => url?.split("?")[0] ?? null;
 
 async function auditActions(): Promise<string[]> {
   const res = await t.app.inject({ url: "/api/admin/audit?limit=50", headers: admin.headers });
-  return (res.json() as AuditEntry[]).map((e) => e.action);
+  return (res.json().entries as AuditEntry[]).map((e) => e.action);
 }
 
 describe("a story's Arabic video and thumbnail", () => {
