@@ -113,7 +113,7 @@ describe("questions and answers", () => {
     expect(partial.statusCode).toBe(400);
     expect(((await questions())[0]?.answers ?? []).map((a) => a.id)).toEqual(reversed);
 
-    const audit = (await inject("GET", "/api/admin/audit?action=answer.reorder")).json() as AuditEntry[];
+    const audit = (await inject("GET", "/api/admin/audit?action=answer.reorder")).json().entries as AuditEntry[];
     expect(audit[0]).toMatchObject({ targetId: question?.id, details: { from: before, to: reversed } });
 
     await inject("DELETE", `/api/admin/answers/${reversed[0]}`);

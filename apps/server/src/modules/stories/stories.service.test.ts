@@ -30,7 +30,7 @@ async function familyList(who: TestUser | null = family): Promise<Story[]> {
   return (await inject("GET", "/api/stories", who)).json();
 }
 async function auditOf(action: string): Promise<AuditEntry[]> {
-  return (await inject("GET", `/api/admin/audit?limit=200&action=${action}`, admin)).json();
+  return (await inject("GET", `/api/admin/audit?limit=200&action=${action}`, admin)).json().entries;
 }
 async function progressPositions(userId: string) {
   return t.app.deps.db
