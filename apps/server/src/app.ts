@@ -20,6 +20,8 @@ import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { messageRoutes } from "./modules/messages/messages.routes.ts";
 import { programApi } from "./modules/program/program-api.ts";
+import { startStoryListCache } from "./modules/program/story-list-cache.ts";
+import { startProgressCache } from "./modules/progress/progress.service.ts";
 import { reminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { storageRoutes } from "./modules/storage/storage.routes.ts";
@@ -114,6 +116,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (ownsDatabase) await database.close();
     throw error;
   }
+  // Read caches that need no database round trip while nothing changed (invalidated on every replica).
+  const stopCaches = [await startStoryListCache(app.deps), await startProgressCache(app.deps)];
+  app.addHook("onClose", async () => {
+    for (const stop of stopCaches) await stop();
+  });
   if (ownsDatabase) app.addHook("onClose", async () => database.close());
   app.addHook("onClose", async () => app.deps.bus.close());
   startStorageSweep(app, config.storageSweepIntervalMinutes);

@@ -9,12 +9,15 @@ import type { Config } from "../config.ts";
 import type { DialectName } from "./dialect.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import type { Database } from "./schema.ts";
+import { WriteWatch } from "./write-watch.ts";
 
 export type DB = Kysely<Database>;
 
 export interface DatabaseHandle {
   db: DB;
   dialect: DialectName;
+  /** Committed writes to watched tables, for in-process caches (write-watch.ts). */
+  writes: WriteWatch;
   close(): Promise<void>;
 }
 
@@ -48,8 +51,9 @@ export function openDatabase(config: Config["database"]): DatabaseHandle {
     sqlite.pragma("synchronous = NORMAL");
     dialect = new SqliteDialect({ database: withStatementCache(sqlite) });
   }
-  const db = new Kysely<Database>({ dialect });
-  return { db, dialect: name, close: () => db.destroy() };
+  const writes = new WriteWatch();
+  const db = new Kysely<Database>({ dialect: writes.wrap(dialect) });
+  return { db, dialect: name, writes, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database, StoriesTable } from "../../db/schema.ts";
 
 type Db = Kysely<Database>;
@@ -28,19 +28,6 @@ export async function listStories(db: Db): Promise<StoryRow[]> {
 /** Every story, drafts too (what the spec's admin writes answer). */
 export async function listAllStories(db: Db): Promise<StoryRow[]> {
   return db.selectFrom("stories").select(STORY_COLUMNS).orderBy("position").execute();
-}
-
-/**
- * In one round trip: the user's furthest watched order (null for none or a visitor) and a version of
- * the stories table (row count and newest update), so a cached list is reused only while it is current.
- */
-export async function findListState(db: Db, userId: string | null): Promise<{ last: number; version: string }> {
-  const { rows } = await sql<{ last: number | null; n: number | string; v: string | null }>`select
-      (select max(s.position) from progress p inner join stories s on s.id = p.story_id where p.user_id = ${userId ?? ""}) as last,
-      (select count(*) from stories) as n,
-      (select max(updated_at) from stories) as v`.execute(db);
-  const row = rows[0];
-  return { last: Number(row?.last ?? 0), version: `${row?.n ?? 0}:${row?.v ?? ""}` };
 }
 
 export async function findStory(db: Db, id: string): Promise<StoryRow | undefined> {

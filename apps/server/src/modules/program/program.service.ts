@@ -7,7 +7,6 @@ import { watchStatusOf } from "../progress/watch-status.ts";
 import { linkExpiry } from "../storage/signed-links.ts";
 import { signMedia } from "../storage/story-media.ts";
 import {
-  findListState,
   findStory,
   listAllStories,
   listAnswers,
@@ -16,6 +15,7 @@ import {
   listStories,
   type StoryRow,
 } from "./program.repository.ts";
+import { storyListCacheOf } from "./story-list-cache.ts";
 
 type Deps = Pick<AppDeps, "db">;
 /** Reading stories and their media: private media are handed out as signed links. */
@@ -62,41 +62,21 @@ async function viewerOf(deps: Deps, auth: AuthContext | null) {
 }
 
 /**
- * The story list is read on every home-screen visit and differs between people only by their furthest
- * watched story (and the media language asked for). Each process keeps the rows and the serialized answer per
- * (viewer kind, L, language), and reuses
- * them only while the table's version (count, newest update, checked in the same query as L) is
- * unchanged, so an edit from any replica shows at once.
+/**
+ * The story list, as JSON bytes (encoding 7 KB of text on every answer costs more than computing it). The
+ * answer per viewer kind, furthest watched story and language is cached (story-list-cache.ts), as is that
+ * furthest story (progress), so a list request costs no database round trip while nothing changed.
  */
-interface ListCache {
-  version: string;
-  rows: StoryRow[];
-  /** Signed links in the answers expire at this time (links are stable for a while; signed-links.ts). */
-  expires: number;
-  json: Map<string, Buffer>;
-}
-const listCaches = new WeakMap<object, ListCache>();
-
 export async function storyListJson(deps: ReadDeps, auth: AuthContext | null, language?: Language): Promise<Buffer> {
-  const state = await findListState(deps.db, auth?.userId ?? null);
+  const viewer = await viewerOf(deps, auth);
   const now = Date.now();
-  const expires = linkExpiry(now);
-  let cache = listCaches.get(deps.db);
-  if (!cache || cache.version !== state.version || cache.expires !== expires) {
-    cache = { version: state.version, rows: await listStories(deps.db), expires, json: new Map() };
-    // Rows read after the version: if they changed in between, the next request sees a new version.
-    listCaches.set(deps.db, cache);
-  }
-  const viewer = auth ? { lastWatched: state.last, isAdmin: auth.isAdmin } : null;
   const lang = language ?? "en";
   const key = `${viewer ? `${viewer.isAdmin ? "admin" : "user"}:${viewer.lastWatched}` : "visitor"}:${lang}`;
-  let json = cache.json.get(key);
-  if (json === undefined) {
-    // Kept as UTF-8 bytes: encoding 7 KB of text on every answer costs more than computing it.
-    json = Buffer.from(JSON.stringify(cache.rows.map((row) => toStory(deps, row, viewer, now, lang))));
-    if (cache.json.size < 1000) cache.json.set(key, json);
-  }
-  return json;
+  const build = (rows: StoryRow[]) => Buffer.from(JSON.stringify(rows.map((row) => toStory(deps, row, viewer, now, lang))));
+  const load = () => listStories(deps.db);
+  const cache = storyListCacheOf<StoryRow>(deps.db);
+  return cache ? cache.answer(key, linkExpiry(now), load, build) : build(await load());
+}
 }
 
 export async function getStoryFor(deps: ReadDeps, auth: AuthContext | null, id: string, language?: Language): Promise<Story> {

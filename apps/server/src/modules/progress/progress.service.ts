@@ -2,6 +2,7 @@ import type { WatchedStory, WatchStoryResult } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
+import { lastWatchedCacheOf, startLastWatchedCache } from "./last-watched.ts";
 import { findLastWatchedOrder, insertWatch, listWatched } from "./progress.repository.ts";
 import { watchStatusOf } from "./watch-status.ts";
 
@@ -17,7 +18,13 @@ export async function watchedStoriesOf(deps: Pick<AppDeps, "db">, userId: string
   }));
 }
 
-export const lastWatchedOrderOf = (deps: Pick<AppDeps, "db">, userId: string) => findLastWatchedOrder(deps.db, userId);
+/** The person's furthest watched order, from memory while no progress or story changed (last-watched.ts). */
+export const lastWatchedOrderOf = (deps: Pick<AppDeps, "db">, userId: string): Promise<number> =>
+  lastWatchedCacheOf(deps.db)?.get(userId) ?? findLastWatchedOrder(deps.db, userId);
+
+/** Starts the in-memory furthest-watched orders for this app (app.ts, at start-up). */
+export const startProgressCache = (deps: AppDeps) =>
+  startLastWatchedCache(deps, (userId) => findLastWatchedOrder(deps.db, userId));
 
 /**
  * POST /users/{id}/watchStory/{storyId}: only the person themself records their watching. Watching an

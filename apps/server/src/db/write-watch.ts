@@ -1,0 +1,157 @@
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from "kysely";
+
+/** Told which watched tables a statement wrote, once that write is committed. Awaited before the write resolves. */
+export type WriteListener = (tables: ReadonlySet<string>) => void | Promise<void>;
+
+/**
+ * Lets in-process caches hear about every committed write to the tables they mirror, whichever module or
+ * query wrote it (a repository, a transaction, a raw statement, a test's direct insert): caches then need no
+ * database round trip to check they are current. Inside a transaction the news waits for the commit (and is
+ * dropped on rollback): told earlier, a reader could re-read and keep the old rows before they are replaced.
+ * The write's own promise resolves only after the listeners did, so a listener that tells other replicas
+ * (through the bus) has done so before the request that wrote is answered.
+ */
+export class WriteWatch {
+  readonly #listeners = new Set<{ tables: ReadonlySet<string>; listener: WriteListener }>();
+  /** Matches a write statement's target table; any statement that is not a plain select is checked. */
+  #pattern: RegExp | null = null;
+
+  watch(tables: readonly string[], listener: WriteListener): () => void {
+    const entry = { tables: new Set(tables), listener };
+    this.#listeners.add(entry);
+    this.#rebuild();
+    return () => {
+      this.#listeners.delete(entry);
+      this.#rebuild();
+    };
+  }
+
+  #rebuild() {
+    const names = new Set([...this.#listeners].flatMap((l) => [...l.tables]));
+    // Compiled SQL of either dialect: `insert into "t"`, `update "t"`, `delete from "t"`, quoted or not.
+    this.#pattern = names.size
+      ? new RegExp(`\\b(?:insert\\s+into|update|delete\\s+from)\\s+"?(${[...names].join("|")})"?(?![\\w"])`, "gi")
+      : null;
+  }
+
+  /** The watched tables a statement writes (empty for reads). */
+  tablesWritten(query: CompiledQuery): Set<string> | null {
+    const pattern = this.#pattern;
+    if (!pattern || query.query.kind === "SelectQueryNode") return null;
+    let found: Set<string> | null = null;
+    pattern.lastIndex = 0;
+    for (const match of query.sql.matchAll(pattern)) {
+      found ??= new Set();
+      found.add((match[1] as string).toLowerCase());
+    }
+    return found;
+  }
+
+  async notify(tables: ReadonlySet<string>): Promise<void> {
+    const calls: (void | Promise<void>)[] = [];
+    for (const { tables: wanted, listener } of this.#listeners) {
+      const hit = new Set([...tables].filter((t) => wanted.has(t)));
+      if (hit.size) calls.push(listener(hit));
+    }
+    await Promise.all(calls);
+  }
+
+  /** The dialect with every statement checked for watched writes. */
+  wrap(dialect: Dialect): Dialect {
+    return {
+      createDriver: () => new WatchedDriver(dialect.createDriver(), this),
+      createQueryCompiler: () => dialect.createQueryCompiler(),
+      createAdapter: () => dialect.createAdapter(),
+      createIntrospector: (db) => dialect.createIntrospector(db),
+    };
+  }
+}
+
+class WatchedConnection implements DatabaseConnection {
+  readonly inner: DatabaseConnection;
+  readonly #watch: WriteWatch;
+  /** Tables written in the open transaction, or null outside one. */
+  pending: Set<string> | null = null;
+
+  constructor(inner: DatabaseConnection, watch: WriteWatch) {
+    this.inner = inner;
+    this.#watch = watch;
+  }
+
+  async executeQuery<R>(query: CompiledQuery, options?: Parameters<DatabaseConnection["executeQuery"]>[1]) {
+    const result: QueryResult<R> = await this.inner.executeQuery<R>(query, options);
+    const tables = this.#watch.tablesWritten(query);
+    if (tables) {
+      if (this.pending) for (const t of tables) this.pending.add(t);
+      else await this.#watch.notify(tables);
+    }
+    return result;
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize: number, options?: Parameters<DatabaseConnection["streamQuery"]>[2]) {
+    return this.inner.streamQuery<R>(query, chunkSize, options);
+  }
+}
+
+class WatchedDriver implements Driver {
+  readonly #inner: Driver;
+  readonly #watch: WriteWatch;
+  readonly #wrapped = new WeakMap<DatabaseConnection, WatchedConnection>();
+
+  constructor(inner: Driver, watch: WriteWatch) {
+    this.#inner = inner;
+    this.#watch = watch;
+    // Savepoints are optional in Kysely's Driver: offer them only when the real driver does.
+    if (inner.savepoint) this.savepoint = (c, name, compile) => inner.savepoint?.(unwrap(c), name, compile) as Promise<void>;
+    if (inner.rollbackToSavepoint)
+      this.rollbackToSavepoint = (c, name, compile) => inner.rollbackToSavepoint?.(unwrap(c), name, compile) as Promise<void>;
+    if (inner.releaseSavepoint)
+      this.releaseSavepoint = (c, name, compile) => inner.releaseSavepoint?.(unwrap(c), name, compile) as Promise<void>;
+  }
+
+  savepoint?: Driver["savepoint"];
+  rollbackToSavepoint?: Driver["rollbackToSavepoint"];
+  releaseSavepoint?: Driver["releaseSavepoint"];
+
+  init(options?: Parameters<Driver["init"]>[0]) {
+    return this.#inner.init(options);
+  }
+
+  async acquireConnection(options?: Parameters<Driver["acquireConnection"]>[0]) {
+    const inner = await this.#inner.acquireConnection(options);
+    let wrapped = this.#wrapped.get(inner);
+    if (!wrapped) {
+      wrapped = new WatchedConnection(inner, this.#watch);
+      this.#wrapped.set(inner, wrapped);
+    }
+    return wrapped;
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
+    await this.#inner.beginTransaction(unwrap(connection), settings);
+    (connection as WatchedConnection).pending = new Set();
+  }
+
+  async commitTransaction(connection: DatabaseConnection) {
+    const c = connection as WatchedConnection;
+    const pending = c.pending;
+    c.pending = null;
+    await this.#inner.commitTransaction(c.inner);
+    if (pending?.size) await this.#watch.notify(pending);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection) {
+    (connection as WatchedConnection).pending = null;
+    await this.#inner.rollbackTransaction(unwrap(connection));
+  }
+
+  releaseConnection(connection: DatabaseConnection, options?: Parameters<Driver["releaseConnection"]>[1]) {
+    return this.#inner.releaseConnection(unwrap(connection), options);
+  }
+
+  destroy(options?: Parameters<Driver["destroy"]>[0]) {
+    return this.#inner.destroy(options);
+  }
+}
+
+const unwrap = (c: DatabaseConnection) => (c instanceof WatchedConnection ? c.inner : c);
