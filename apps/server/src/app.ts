@@ -5,6 +5,7 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from "./db/databas
 import type { App, AppDeps } from "./deps.ts";
 import { createMessageBus } from "./infrastructure/bus/index.ts";
 import { createFileStorage } from "./infrastructure/files/index.ts";
+import { CachingFileStorage, FILES_SHARE } from "./infrastructure/files/memory-cache.ts";
 import { createSecretStore } from "./infrastructure/secrets/index.ts";
 import { createMessageProvider } from "./infrastructure/sms/index.ts";
 import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
@@ -95,8 +96,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const keys = await loadSigningKeys(secrets);
     app.addHook("onClose", async () => keys.close());
     const messages = createMessageProvider(config.sms, database.db);
-    const storage = await createFileStorage(config.storage);
+    const storage = new CachingFileStorage(
+      await createFileStorage(config.storage),
+      Math.floor(config.cacheMaxBytes * FILES_SHARE),
+    );
     await storage.check?.();
+    app.addHook("onClose", await storage.listen(bus));
     const deps: AppDeps = {
       config,
       database,

@@ -94,7 +94,9 @@ const envSchema = z
             ctx.addIssue({ code: "custom", message: `"${origin}" is not an origin like https://app.example.com` });
         return origins;
       }),
-    // Bytes of memory the app's in-process caches may hold together (live sessions, …); 0 turns caching off.
+    // Bytes of memory the app's in-process caches may hold together; 0 turns caching off. The shares: live sessions
+    // 1/4 (auth.module.ts), story list answers 1/4 (story-list-cache.ts), furthest watched orders 1/8
+    // (last-watched.ts), small stored files 1/4 (files/memory-cache.ts), the web app's small files 1/8 (web.routes.ts).
     CACHE_MAX_BYTES: z.coerce
       .number()
       .int()

@@ -27,11 +27,13 @@ export async function sendObject(
     reply.header("cache-control", "private, max-age=60");
     return reply.redirect(direct, 302);
   }
-  const info = await storage.stat(bucket, key);
+  // Small objects come whole from memory (no stat, open and stream per request); others are streamed.
+  const small = await storage.small?.(bucket, key);
+  const info = small === undefined ? await storage.stat(bucket, key) : (small?.info ?? null);
   if (!info) throw notFound("Object not found");
 
   reply.header("etag", info.etag);
-  reply.header("last-modified", info.lastModified.toUTCString());
+  reply.header("last-modified", small?.lastModified ?? info.lastModified.toUTCString());
   reply.header("cache-control", cacheControl);
   reply.header("accept-ranges", "bytes");
   reply.header("x-content-type-options", "nosniff");
@@ -56,5 +58,6 @@ export async function sendObject(
     reply.header("content-length", info.size);
   }
   if (request.method === "HEAD") return reply.send();
+  if (small) return reply.send(range ? small.bytes.subarray(range.start, range.end + 1) : small.bytes);
   return reply.send(await storage.read(bucket, key, range));
 }

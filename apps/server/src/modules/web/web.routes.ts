@@ -4,6 +4,10 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, notFound } from "../../errors.ts";
 import { sendError } from "../../plugins/error-handler.ts";
+import { isPlainPath, WEB_FILES_SHARE, WebFiles } from "./web-files.ts";
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const REVALIDATE = "no-cache";
 
 /** Prefixes that belong to the server; anything else that is not a file is a route of the web app. */
 const SERVER_PREFIXES = ["/api/", "/auth/", "/storage/"];
@@ -15,20 +19,32 @@ const SERVER_PREFIXES = ["/api/", "/auth/", "/storage/"];
 export async function webRoutes(app: FastifyInstance) {
   const root = app.deps.config.webDistDir;
   const built = existsSync(join(root, "index.html"));
+  const files = new WebFiles(root, Math.floor(app.deps.config.cacheMaxBytes * WEB_FILES_SHARE));
+  /** A file of the build from memory when small, else through @fastify/static (which sets the same headers). */
+  const sendFile = async (request: FastifyRequest, reply: FastifyReply, file: string) => {
+    const immutable = file.startsWith("assets/");
+    if (await files.send(request, reply, file, immutable ? IMMUTABLE : REVALIDATE)) return reply;
+    return reply.sendFile(file);
+  };
   if (built) {
     await app.register(fastifyStatic, {
       root,
-      wildcard: false,
+      // Only reply.sendFile: the routes below decide, and answer small files from memory first.
+      serve: false,
       index: false,
       // The build writes .br/.gz beside each text asset; send those to browsers that accept them.
       preCompressed: true,
       setHeaders(reply, path) {
         const immutable = path.includes(`${join(root, "assets")}`);
-        reply.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+        reply.header("cache-control", immutable ? IMMUTABLE : REVALIDATE);
       },
     });
     // Files at the top of dist (manifest, service worker, icons) and under assets/.
-    app.get("/assets/*", (request, reply) => reply.sendFile(`assets/${(request.params as { "*": string })["*"]}`));
+    app.get("/assets/*", (request, reply) => {
+      const file = `assets/${(request.params as { "*": string })["*"]}`;
+      if (!isPlainPath(file)) return sendError(reply, notFound("No such file"));
+      return sendFile(request, reply, file);
+    });
   }
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
@@ -39,11 +55,10 @@ export async function webRoutes(app: FastifyInstance) {
     }
     if (!built) return sendError(reply, new AppError("service_unavailable", "The web app is not built: run npm run build"));
     const file = path.slice(1);
-    if (file && !file.includes("..") && /\.[a-z0-9]+$/i.test(file) && existsSync(join(root, file))) {
-      return reply.sendFile(file);
+    if (isPlainPath(file) && /\.[a-z0-9]+$/i.test(file) && existsSync(join(root, file))) {
+      return sendFile(request, reply, file);
     }
     if (/\.[a-z0-9]+$/i.test(path)) return sendError(reply, notFound(`No file ${path}`));
-    reply.header("cache-control", "no-cache");
-    return reply.type("text/html; charset=utf-8").sendFile("index.html");
+    return sendFile(request, reply, "index.html");
   });
 }

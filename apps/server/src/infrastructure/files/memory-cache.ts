@@ -1,0 +1,140 @@
+import type { Readable } from "node:stream";
+import type { Bucket } from "@hikaya/contracts";
+import type { MessageBus } from "../bus/bus.ts";
+import { ByteLru } from "../cache/byte-lru.ts";
+import type { ByteRange, FileStorage, ListedObject, StoredObjectInfo } from "./file-storage.ts";
+
+/** Objects up to this size (thumbnails, character pictures, small audio) are answered from memory. */
+export const SMALL_OBJECT_BYTES = 64 * 1024;
+export const FILES_CHANGED_CHANNEL = "files_changed";
+// A quarter of CACHE_MAX_BYTES (16 MB at the default); the shares are listed in config.ts.
+export const FILES_SHARE = 0.25;
+/**
+ * A held object is checked against the store (one stat) at most this often, so a file replaced behind the app's
+ * back (an operator copying files in, another program writing the bucket) shows within this time. Changes made
+ * through the app, on any replica, show at once.
+ */
+export const REVALIDATE_MS = 10_000;
+const ENTRY_OVERHEAD_BYTES = 400;
+
+export interface SmallObject {
+  info: StoredObjectInfo;
+  bytes: Buffer;
+  /** `info.lastModified` as the Last-Modified header, formatted once. */
+  lastModified: string;
+}
+
+interface Entry {
+  object: SmallObject;
+  checkedAt: number;
+}
+
+/**
+ * The file store with its small objects held in memory: a thumbnail is answered without a stat, an open and a
+ * stream per request. Bounded in bytes (a share of CACHE_MAX_BYTES). Every write and delete through the app
+ * forgets the object here and, through the bus, on every other replica before the write resolves.
+ */
+export class CachingFileStorage implements FileStorage {
+  readonly #inner: FileStorage;
+  readonly #entries: ByteLru<string, Entry>;
+  readonly #now: () => number;
+  #bus: MessageBus | null = null;
+  // Bumped by every change: a load that started before one must not store what it read.
+  #epoch = 0;
+
+  constructor(inner: FileStorage, maxBytes: number, now: () => number = () => Date.now()) {
+    this.#inner = inner;
+    this.#entries = new ByteLru(maxBytes);
+    this.#now = now;
+    if (inner.check) this.check = () => inner.check?.() as Promise<void>;
+    if (inner.urlFor) this.urlFor = (bucket, key, seconds) => inner.urlFor?.(bucket, key, seconds) as Promise<string | null>;
+  }
+
+  check?: FileStorage["check"];
+  urlFor?: FileStorage["urlFor"];
+
+  get bytes(): number {
+    return this.#entries.bytes;
+  }
+
+  /** Hears about objects changed on other replicas; a gap in the signals forgets everything. */
+  async listen(bus: MessageBus): Promise<() => Promise<void>> {
+    this.#bus = bus;
+    return bus.subscribe(
+      FILES_CHANGED_CHANNEL,
+      (id) => this.#forget(id),
+      () => this.#forget(null),
+    );
+  }
+
+  async put(bucket: Bucket, key: string, body: Readable, contentType: string) {
+    try {
+      return await this.#inner.put(bucket, key, body, contentType);
+    } finally {
+      await this.#changed(bucket, key);
+    }
+  }
+
+  async delete(bucket: Bucket, key: string) {
+    try {
+      await this.#inner.delete(bucket, key);
+    } finally {
+      await this.#changed(bucket, key);
+    }
+  }
+
+  stat(bucket: Bucket, key: string) {
+    return this.#inner.stat(bucket, key);
+  }
+
+  read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable> {
+    return this.#inner.read(bucket, key, range);
+  }
+
+  list(bucket: Bucket): AsyncIterable<ListedObject> {
+    return this.#inner.list(bucket);
+  }
+
+  /** The object whole from memory when it is small; null when there is none; undefined when it is large (stream it). */
+  async small(bucket: Bucket, key: string): Promise<SmallObject | null | undefined> {
+    const id = `${bucket}/${key}`;
+    const held = this.#entries.get(id);
+    const now = this.#now();
+    if (held && now - held.checkedAt < REVALIDATE_MS) return held.object;
+    const epoch = this.#epoch;
+    const info = await this.#inner.stat(bucket, key);
+    if (!info) {
+      this.#entries.delete(id);
+      return null;
+    }
+    if (held && held.object.info.etag === info.etag && held.object.info.size === info.size) {
+      held.checkedAt = now;
+      return held.object;
+    }
+    if (info.size > SMALL_OBJECT_BYTES) return undefined;
+    const bytes = await readAll(await this.#inner.read(bucket, key));
+    // Replaced while it was read: serve it as read, but let the next request look again.
+    const object = { info: { ...info, size: bytes.length }, bytes, lastModified: info.lastModified.toUTCString() };
+    if (epoch === this.#epoch && bytes.length === info.size)
+      this.#entries.set(id, { object, checkedAt: now }, ENTRY_OVERHEAD_BYTES + 2 * id.length + bytes.length);
+    return object;
+  }
+
+  async #changed(bucket: Bucket, key: string) {
+    const id = `${bucket}/${key}`;
+    this.#forget(id);
+    await this.#bus?.publish(FILES_CHANGED_CHANNEL, id);
+  }
+
+  #forget(id: string | null) {
+    this.#epoch++;
+    if (id === null) this.#entries.clear();
+    else this.#entries.delete(id);
+  }
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
