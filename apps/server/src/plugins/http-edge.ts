@@ -44,10 +44,10 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
  * path, the query or the body. The error carries statusCode 400 too, so /auth/v1 answers it in its own (Supabase) shape.
  */
 export function installInputRules(app: FastifyInstance) {
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
     const problem =
       inputProblem(request.params, "params") ?? inputProblem(request.query, "query") ?? inputProblem(request.body, "body");
-    if (problem) throw Object.assign(new AppError("bad_request", problem), { statusCode: 400 });
+    done(problem ? Object.assign(new AppError("bad_request", problem), { statusCode: 400 }) : undefined);
   });
 }
 
@@ -82,18 +82,23 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
  * refused by @fastify/cors, say) is rewritten into the app's shape, or Supabase's under /auth/v1.
  */
 export function installErrorShapeGuard(app: FastifyInstance) {
-  app.addHook("onSend", async (request, reply, payload) => {
-    if (reply.statusCode < 400 || request.method === "HEAD") return payload;
-    const type = String(reply.getHeader("content-type") ?? "");
-    if (type.includes("json") || (typeof payload !== "string" && !Buffer.isBuffer(payload))) return payload;
-    const text = String(payload ?? "").slice(0, 200);
-    const status = reply.statusCode;
-    reply.header("content-type", "application/json; charset=utf-8");
-    reply.removeHeader("content-length");
-    if (request.url.startsWith("/auth/v1")) {
-      return JSON.stringify({ code: status, error_code: status === 404 ? "not_found" : "validation_failed", msg: text });
-    }
-    const body: ErrorBody = { code: CODE_BY_STATUS[status] ?? (status >= 500 ? "internal_error" : "bad_request"), message: text };
-    return JSON.stringify(body);
+  // Callback style: nearly every answer is not an error and passes through without a promise.
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (reply.statusCode < 400 || request.method === "HEAD") return done(null, payload);
+    done(null, errorShaped(request, reply, payload));
   });
+}
+
+function errorShaped(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  const type = String(reply.getHeader("content-type") ?? "");
+  if (type.includes("json") || (typeof payload !== "string" && !Buffer.isBuffer(payload))) return payload;
+  const text = String(payload ?? "").slice(0, 200);
+  const status = reply.statusCode;
+  reply.header("content-type", "application/json; charset=utf-8");
+  reply.removeHeader("content-length");
+  if (request.url.startsWith("/auth/v1")) {
+    return JSON.stringify({ code: status, error_code: status === 404 ? "not_found" : "validation_failed", msg: text });
+  }
+  const body: ErrorBody = { code: CODE_BY_STATUS[status] ?? (status >= 500 ? "internal_error" : "bad_request"), message: text };
+  return JSON.stringify(body);
 }

@@ -17,7 +17,8 @@ export function installTokenApiBody(app: FastifyInstance) {
     parseJson(request, String(body), done);
   });
 
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
     if (request.routeOptions.config?.envelope && (request.body === undefined || request.body === null)) request.body = {};
+    done();
   });
 }

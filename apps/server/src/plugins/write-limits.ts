@@ -1,5 +1,5 @@
 import { MAX_RECORDING_BYTES, UPLOAD_LIMITS, VOICE_NOTE_MAX_BYTES } from "@hikaya/contracts";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import { FixedWindowCounter, type WindowLimit } from "../infrastructure/rate-limit/fixed-window.ts";
 import { accessTokenOf } from "../modules/auth/guards.ts";
@@ -108,9 +108,7 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
     if (missing.length > 0) throw new Error(`Rate limits name routes that do not exist: ${missing.join(", ")}`);
   });
 
-  app.addHook("onRequest", async (request, reply) => {
-    const rule = request.routeOptions.config?.writeLimit;
-    if (!rule) return;
+  async function limit(request: FastifyRequest, reply: FastifyReply, rule: (typeof WRITE_LIMITS)[string]) {
     // A declared size over the route's limit is refused before a byte of the body is read, and the connection
     // closed: the body that would follow is not worth reading.
     const declared = Number(request.headers["content-length"] ?? 0);
@@ -126,12 +124,18 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
     if (!account) return;
     const byAccount = await counter.hit(`write:${route}:user:${account}`, scaled(rule.perAccount));
     if (byAccount) throw tooMany(byAccount.retryAfterSeconds);
+  }
+  // Callback-style hooks that return at once on the routes they do not concern: an async hook costs every
+  // request a promise and a microtask turn even when it has nothing to do.
+  app.addHook("onRequest", (request, reply, done) => {
+    const rule = request.routeOptions.config?.writeLimit;
+    if (!rule) return done();
+    limit(request, reply, rule).then(() => done(), done);
   });
 
   // Open streams are held by this process, so this process counts them.
   const open = new Map<string, number>();
-  app.addHook("onRequest", async (request, reply) => {
-    if (!request.routeOptions.config?.liveStream) return;
+  async function holdStream(request: FastifyRequest, reply: FastifyReply) {
     const account = await accountOf(request);
     if (!account) return;
     const count = open.get(account) ?? 0;
@@ -142,5 +146,9 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
       if (left <= 0) open.delete(account);
       else open.set(account, left);
     });
+  }
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!request.routeOptions.config?.liveStream) return done();
+    holdStream(request, reply).then(() => done(), done);
   });
 }
