@@ -20,6 +20,7 @@ import { contentRoutes } from "./modules/content/content.routes.ts";
 import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { messageRoutes } from "./modules/messages/messages.routes.ts";
+import { startProfileCache } from "./modules/profile/profile.service.ts";
 import { programApi } from "./modules/program/program-api.ts";
 import { startStoryListCache } from "./modules/program/story-list-cache.ts";
 import { startProgressCache } from "./modules/progress/progress.service.ts";
@@ -123,7 +124,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     throw error;
   }
   // Read caches that need no database round trip while nothing changed (invalidated on every replica).
-  const stopCaches = [await startStoryListCache(app.deps), await startProgressCache(app.deps)];
+  const stopCaches = [
+    await startStoryListCache(app.deps),
+    await startProgressCache(app.deps),
+    await startProfileCache(app.deps),
+  ];
   app.addHook("onClose", async () => {
     for (const stop of stopCaches) await stop();
   });

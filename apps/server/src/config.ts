@@ -96,7 +96,8 @@ const envSchema = z
       }),
     // Bytes of memory the app's in-process caches may hold together; 0 turns caching off. The shares: live sessions
     // 1/4 (auth.module.ts), story list answers 1/4 (story-list-cache.ts), furthest watched orders 1/8
-    // (last-watched.ts), small stored files 1/4 (files/memory-cache.ts), the web app's small files 1/8 (web.routes.ts).
+    // (last-watched.ts), profiles 1/16 (profile.service.ts), small stored files 1/4 (files/memory-cache.ts), the web
+    // app's small files 1/8 (web-files.ts).
     CACHE_MAX_BYTES: z.coerce
       .number()
       .int()

@@ -1,12 +1,12 @@
 import multipart from "@fastify/multipart";
-import { envelopeSchema, profileSchema, profileUpdateFieldsSchema } from "@hikaya/contracts";
+import { envelopeSchema, type Profile, profileSchema, profileUpdateFieldsSchema } from "@hikaya/contracts";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartParts } from "../../plugins/multipart.ts";
 import { requireUser } from "../auth/guards.ts";
-import { getProfile, updateProfile } from "./profile.service.ts";
+import { profileJson, updateProfile } from "./profile.service.ts";
 
 const FIELD_NAMES = ["name", "city", "gender", "ageGroup"] as const;
 
@@ -49,7 +49,9 @@ export async function profileRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const auth = await requireUser(request);
       reply.header("cache-control", "private, no-store");
-      return getProfile(app.deps, auth.userId);
+      // Already JSON bytes of the schema's type (profile.service.ts): sent as they are.
+      const json = await profileJson(app.deps, auth.userId, false);
+      return reply.type("application/json; charset=utf-8").send(json as unknown as Profile);
     },
   );
 
@@ -63,9 +65,10 @@ export async function profileRoutes(fastify: FastifyInstance) {
         response: { 200: envelopeSchema(profileSchema), ...envelopeErrorResponses(401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const auth = await requireUser(request);
-      return { code: 200 as const, data: await getProfile(app.deps, auth.userId) };
+      const json = await profileJson(app.deps, auth.userId, true);
+      return reply.type("application/json; charset=utf-8").send(json as unknown as { code: 200; data: Profile });
     },
   );
 
