@@ -28,10 +28,10 @@ export interface FileStorage {
   /** Start-up check that the store can be used (S3: the bucket exists and lets us in). Throws one line. */
   check?(): Promise<void>;
   /**
-   * A store that holds small objects in memory (memory-cache.ts): the object whole, null when there is none,
-   * undefined when it is too large to hold (stat and stream it).
+   * A store that holds what it knows of objects in memory (memory-cache.ts): the object's info and Last-Modified
+   * header, with its bytes when it is small; null when there is none.
    */
-  small?(bucket: Bucket, key: string): Promise<{ info: StoredObjectInfo; bytes: Buffer; lastModified: string } | null | undefined>;
+  held?(bucket: Bucket, key: string): Promise<{ info: StoredObjectInfo; bytes?: Buffer; lastModified: string } | null>;
   /** With redirect delivery, an address a browser may fetch the object from itself; null: stream it. */
   urlFor?(bucket: Bucket, key: string, expiresInSeconds: number): Promise<string | null>;
   /**

@@ -14,6 +14,8 @@ import {
   type StoredObjectInfo,
 } from "./file-storage.ts";
 
+const READ_CHUNK_BYTES = 256 * 1024;
+
 /**
  * Files under DATA_DIR/storage/<bucket>/<key>. Writes go to a temporary file in the same directory
  * and are renamed into place, so a crash never leaves half a file under the real name. The content
@@ -69,7 +71,12 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable> {
-    return createReadStream(this.#path(bucket, key), range ? { start: range.start, end: range.end } : {});
+    // 256 KB reads rather than the default 64 KB: a video's Range costs a quarter of the reads, writes and buffers.
+    const highWaterMark = READ_CHUNK_BYTES;
+    return createReadStream(
+      this.#path(bucket, key),
+      range ? { start: range.start, end: range.end, highWaterMark } : { highWaterMark },
+    );
   }
 
   async delete(bucket: Bucket, key: string) {

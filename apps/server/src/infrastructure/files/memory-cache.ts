@@ -7,8 +7,8 @@ import type { ByteRange, FileStorage, ListedObject, StoredObjectInfo } from "./f
 /** Objects up to this size (thumbnails, character pictures, small audio) are answered from memory. */
 export const SMALL_OBJECT_BYTES = 64 * 1024;
 export const FILES_CHANGED_CHANNEL = "files_changed";
-// A quarter of CACHE_MAX_BYTES (16 MB at the default); the shares are listed in config.ts.
-export const FILES_SHARE = 0.25;
+// 3/16 of CACHE_MAX_BYTES (12 MB at the default); the shares are listed in config.ts.
+export const FILES_SHARE = 0.1875;
 /**
  * A held object is checked against the store (one stat) at most this often, so a file replaced behind the app's
  * back (an operator copying files in, another program writing the bucket) shows within this time. Changes made
@@ -17,21 +17,22 @@ export const FILES_SHARE = 0.25;
 export const REVALIDATE_MS = 10_000;
 const ENTRY_OVERHEAD_BYTES = 400;
 
-export interface SmallObject {
+export interface HeldObject {
   info: StoredObjectInfo;
-  bytes: Buffer;
+  /** The object whole when it is small; a large one is streamed from the store. */
+  bytes?: Buffer;
   /** `info.lastModified` as the Last-Modified header, formatted once. */
   lastModified: string;
 }
 
 interface Entry {
-  object: SmallObject;
+  object: HeldObject;
   checkedAt: number;
 }
 
 /**
  * The file store with its small objects held in memory: a thumbnail is answered without a stat, an open and a
- * stream per request. Bounded in bytes (a share of CACHE_MAX_BYTES). Every write and delete through the app
+ * stream per request, and a large one (a video's Range) without a stat. Bounded in bytes (a share of CACHE_MAX_BYTES). Every write and delete through the app
  * forgets the object here and, through the bus, on every other replica before the write resolves.
  */
 export class CachingFileStorage implements FileStorage {
@@ -95,8 +96,8 @@ export class CachingFileStorage implements FileStorage {
     return this.#inner.list(bucket);
   }
 
-  /** The object whole from memory when it is small; null when there is none; undefined when it is large (stream it). */
-  async small(bucket: Bucket, key: string): Promise<SmallObject | null | undefined> {
+  /** What the object is (and its bytes when it is small), from memory while it is fresh; null when there is none. */
+  async held(bucket: Bucket, key: string): Promise<HeldObject | null> {
     const id = `${bucket}/${key}`;
     const held = this.#entries.get(id);
     const now = this.#now();
@@ -111,12 +112,16 @@ export class CachingFileStorage implements FileStorage {
       held.checkedAt = now;
       return held.object;
     }
-    if (info.size > SMALL_OBJECT_BYTES) return undefined;
-    const bytes = await readAll(await this.#inner.read(bucket, key));
-    // Replaced while it was read: serve it as read, but let the next request look again.
-    const object = { info: { ...info, size: bytes.length }, bytes, lastModified: info.lastModified.toUTCString() };
-    if (epoch === this.#epoch && bytes.length === info.size)
-      this.#entries.set(id, { object, checkedAt: now }, ENTRY_OVERHEAD_BYTES + 2 * id.length + bytes.length);
+    const lastModified = info.lastModified.toUTCString();
+    let object: HeldObject = { info, lastModified };
+    if (info.size <= SMALL_OBJECT_BYTES) {
+      const bytes = await readAll(await this.#inner.read(bucket, key));
+      object = { info: { ...info, size: bytes.length }, bytes, lastModified };
+      // Replaced while it was read: serve it as read, but let the next request look again.
+      if (bytes.length !== info.size) return object;
+    }
+    if (epoch === this.#epoch)
+      this.#entries.set(id, { object, checkedAt: now }, ENTRY_OVERHEAD_BYTES + 2 * id.length + (object.bytes?.length ?? 0));
     return object;
   }
 

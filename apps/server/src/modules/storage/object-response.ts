@@ -27,13 +27,13 @@ export async function sendObject(
     reply.header("cache-control", "private, max-age=60");
     return reply.redirect(direct, 302);
   }
-  // Small objects come whole from memory (no stat, open and stream per request); others are streamed.
-  const small = await storage.small?.(bucket, key);
-  const info = small === undefined ? await storage.stat(bucket, key) : (small?.info ?? null);
+  // What the object is comes from memory (no stat per request), small objects whole; large ones are streamed.
+  const held = storage.held ? await storage.held(bucket, key) : undefined;
+  const info = held === undefined ? await storage.stat(bucket, key) : (held?.info ?? null);
   if (!info) throw notFound("Object not found");
 
   reply.header("etag", info.etag);
-  reply.header("last-modified", small?.lastModified ?? info.lastModified.toUTCString());
+  reply.header("last-modified", held?.lastModified ?? info.lastModified.toUTCString());
   reply.header("cache-control", cacheControl);
   reply.header("accept-ranges", "bytes");
   reply.header("x-content-type-options", "nosniff");
@@ -58,6 +58,7 @@ export async function sendObject(
     reply.header("content-length", info.size);
   }
   if (request.method === "HEAD") return reply.send();
-  if (small) return reply.send(range ? small.bytes.subarray(range.start, range.end + 1) : small.bytes);
+  const bytes = held?.bytes;
+  if (bytes) return reply.send(range ? bytes.subarray(range.start, range.end + 1) : bytes);
   return reply.send(await storage.read(bucket, key, range));
 }
