@@ -124,11 +124,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     throw error;
   }
   // Read caches that need no database round trip while nothing changed (invalidated on every replica).
-  const stopCaches = [
-    await startStoryListCache(app.deps),
-    await startProgressCache(app.deps),
-    await startProfileCache(app.deps),
-  ];
+  const stopCaches = [await startStoryListCache(app.deps), await startProgressCache(app.deps), await startProfileCache(app.deps)];
   app.addHook("onClose", async () => {
     for (const stop of stopCaches) await stop();
   });

@@ -143,9 +143,17 @@ export abstract class AuthCore {
   }
 
   async view(user: UserRow): Promise<SupabaseUser> {
+    return (await this.viewUntil(user)).view;
+  }
+
+  /** The view and until when it holds by itself: a pending phone change shows only until its code expires. */
+  async viewUntil(user: UserRow): Promise<{ view: SupabaseUser; until: number }> {
     const [identities, factors] = await Promise.all([this.repo.identitiesOf([user.id]), this.repo.factorsOf([user.id])]);
     const pendingPhone = await this.repo.latestActiveTokenOfUser(user.id, ["phone_change"], new Date().toISOString());
-    return toSupabaseUser(user, identities, factors, pendingPhone ? { newPhone: pendingPhone.relates_to } : {});
+    return {
+      view: toSupabaseUser(user, identities, factors, pendingPhone ? { newPhone: pendingPhone.relates_to } : {}),
+      until: pendingPhone ? Date.parse(pendingPhone.expires_at) : Number.POSITIVE_INFINITY,
+    };
   }
 
   async views(users: UserRow[]): Promise<SupabaseUser[]> {

@@ -12,7 +12,7 @@ import type { SigningKeys } from "./signing-keys.ts";
 
 // Live sessions take a quarter of CACHE_MAX_BYTES (about 200k sessions at the default): the rest is for the
 // caches of story lists, progress and settings.
-const LIVE_SESSIONS_SHARE = 0.25;
+export const LIVE_SESSIONS_SHARE = 0.25;
 
 /** Wires auth for AppDeps.auth: keys, access tokens, the live-session check guards.ts uses, and the service. */
 export async function createAuthDeps(config: Config, db: DB, keys: SigningKeys, messages: MessageProvider, bus: MessageBus) {

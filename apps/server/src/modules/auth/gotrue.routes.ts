@@ -7,6 +7,7 @@ import { disabledFeatureRoutes, idTokenNotEnabled } from "./gotrue.disabled.ts";
 import { accessTokenOf } from "./guards.ts";
 import { safeEqual } from "./secrets.ts";
 import { languageFromHeader } from "./texts.ts";
+import { startUserViewCache } from "./user-view-cache.ts";
 
 /**
  * `/auth/v1`: the paths, bodies, objects and errors of Supabase Auth (GoTrue), so the unmodified
@@ -274,7 +275,16 @@ export async function gotrueRoutes(app: FastifyInstance) {
     return {};
   });
 
-  app.get("/user", async (request) => service().accounts.view((await caller(request)).user));
+  const userViews = await startUserViewCache(app.deps, async (userId) => {
+    const user = await service().accounts.findUser(userId);
+    return user ? service().accounts.viewUntil(user) : null;
+  });
+  app.addHook("onClose", async () => userViews.stop());
+  app.get("/user", async (request, reply) => {
+    const json = await userViews.userJson(accessTokenOf(request));
+    if (json) return reply.type("application/json; charset=utf-8").send(json);
+    return service().accounts.view((await caller(request)).user);
+  });
 
   app.put("/user", async (request) => {
     const who = await caller(request);

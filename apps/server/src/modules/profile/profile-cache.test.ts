@@ -29,14 +29,28 @@ describe("the profile from memory", () => {
     const before = await profile();
     await behindItsBack.db
       .insertInto("profiles")
-      .values({ user_id: person.id, city: "Behind its back", from_landing_page: 0, agree_to_reminder: 1, created_at: "", updated_at: "" })
+      .values({
+        user_id: person.id,
+        city: "Behind its back",
+        from_landing_page: 0,
+        agree_to_reminder: 1,
+        created_at: "",
+        updated_at: "",
+      })
       .execute();
     expect((await profile()).city).toBe(before.city);
-    const updated = await t.app.inject({ method: "POST", url: "/api/profile/update", headers: person.headers, payload: { city: "Amman" } });
+    const updated = await t.app.inject({
+      method: "POST",
+      url: "/api/profile/update",
+      headers: person.headers,
+      payload: { city: "Amman" },
+    });
     expect(updated.statusCode, updated.body).toBe(200);
     expect((await profile()).city).toBe("Amman");
     const first = await t.app.deps.db.selectFrom("stories").select("id").orderBy("position").executeTakeFirstOrThrow();
-    expect((await t.app.inject({ method: "POST", url: `/api/users/me/watchStory/${first.id}`, headers: person.headers })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: "POST", url: `/api/users/me/watchStory/${first.id}`, headers: person.headers })).statusCode,
+    ).toBe(200);
     const after = await profile();
     expect([after.watchedStories.length, after.lastWatchedStoryId]).toEqual([1, 1]);
     const plain = await t.app.inject({ method: "GET", url: "/api/profile", headers: person.headers });

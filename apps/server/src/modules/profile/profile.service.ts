@@ -1,8 +1,8 @@
 import { AGE_GROUPS, GENDERS, type Profile, type ProfileUpdateFields } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
-import { watchedStoriesOf } from "../progress/progress.service.ts";
 import { type MirrorCache, startMirrorCache } from "../../infrastructure/cache/mirror-cache.ts";
+import { watchedStoriesOf } from "../progress/progress.service.ts";
 import { countryLabel } from "./country-label.ts";
 import { findProfileRow, upsertProfileFields } from "./profile.repository.ts";
 

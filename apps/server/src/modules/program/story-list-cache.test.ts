@@ -14,7 +14,12 @@ describe("StoryListCache", () => {
     const cache = new StoryListCache<{ title: string }>(50_000);
     const rows = [{ title: "a".repeat(500) }];
     for (let last = 0; last < 500; last++) {
-      const json = await cache.answer(`user:${last}`, 1, async () => rows, () => Buffer.alloc(1000, 32));
+      const json = await cache.answer(
+        `user:${last}`,
+        1,
+        async () => rows,
+        () => Buffer.alloc(1000, 32),
+      );
       expect(json.byteLength).toBe(1000);
       expect(cache.bytes).toBeLessThanOrEqual(50_000);
     }
@@ -25,11 +30,24 @@ describe("StoryListCache", () => {
     const cache = new StoryListCache<string>(100_000);
     let loads = 0;
     let release: () => void = () => undefined;
-    const slow = cache.answer("visitor", 1, () => new Promise<string[]>((ok) => (release = () => ok(["old"]))), (r) => Buffer.from(r.join()));
+    const slow = cache.answer(
+      "visitor",
+      1,
+      () => new Promise<string[]>((ok) => (release = () => ok(["old"]))),
+      (r) => Buffer.from(r.join()),
+    );
     cache.clear();
     release();
     expect((await slow).toString()).toBe("old");
-    const fresh = await cache.answer("visitor", 1, async () => (loads++, ["new"]), (r) => Buffer.from(r.join()));
+    const fresh = await cache.answer(
+      "visitor",
+      1,
+      async () => {
+        loads++;
+        return ["new"];
+      },
+      (r) => Buffer.from(r.join()),
+    );
     expect(fresh.toString()).toBe("new");
     expect(loads).toBe(1);
   });
@@ -60,7 +78,11 @@ describe("the story list on one app", () => {
 
   it("answers from memory: a change made behind the app's back does not show", async () => {
     const first = (await list(t.app))[0] as { id: string; title: string };
-    await behindItsBack.db.updateTable("stories").set({ title_en: "Changed behind its back" }).where("id", "=", first.id).execute();
+    await behindItsBack.db
+      .updateTable("stories")
+      .set({ title_en: "Changed behind its back" })
+      .where("id", "=", first.id)
+      .execute();
     expect((await list(t.app))[0]?.title).toBe(first.title);
     // Any write through the app, by whatever code, is seen once committed.
     await t.app.deps.db.updateTable("stories").set({ title_en: "Changed by the app" }).where("id", "=", first.id).execute();

@@ -5,8 +5,8 @@ import { ByteLru } from "../../infrastructure/cache/byte-lru.ts";
 
 /** Files of the web build up to this size (the HTML, most chunks, icons, the manifest) are answered from memory. */
 export const SMALL_WEB_FILE_BYTES = 64 * 1024;
-// An eighth of CACHE_MAX_BYTES (8 MB at the default); the shares are listed in config.ts.
-export const WEB_FILES_SHARE = 0.125;
+// A sixteenth of CACHE_MAX_BYTES (4 MB at the default: a build's small files); the shares are listed in config.ts.
+export const WEB_FILES_SHARE = 0.0625;
 /** A held file is checked against the disk (one stat) at most this often: a new build shows within this time. */
 export const WEB_REVALIDATE_MS = 10_000;
 const ENTRY_OVERHEAD_BYTES = 600;

@@ -33,7 +33,11 @@ describe("the web app's files", () => {
     const plain = await get("/login", { accept: "text/html" });
     expect(plain.statusCode).toBe(200);
     expect(plain.body).toBe(html);
-    expect(plain.headers).toMatchObject({ "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", vary: "accept-encoding" });
+    expect(plain.headers).toMatchObject({
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-cache",
+      vary: "accept-encoding",
+    });
     expect(plain.headers.etag).toMatch(/^W\/".+"$/);
     expect(plain.headers["last-modified"]).toBeDefined();
     // A security header from the global hook is still there.

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DatabaseHandle, openDatabase } from "../../db/database.ts";
+import type { App } from "../../deps.ts";
+import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+
+/** GET /auth/v1/user from memory while nothing changed; current on the very next request after a change, on any replica. */
+const PASSWORD = "user-view-pass-1";
+
+async function signUp(app: App) {
+  const national = `079${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/sign-up",
+    payload: { country: "JO", phoneNumber: national, password: PASSWORD },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { token: string; user: { id: string } };
+}
+
+const headers = (app: App, token: string) => ({ apikey: app.deps.auth.keys.anonKey, authorization: `Bearer ${token}` });
+const getUser = (app: App, token: string) => app.inject({ method: "GET", url: "/auth/v1/user", headers: headers(app, token) });
+
+describe("GET /auth/v1/user from memory", () => {
+  let t: TestApp;
+  let behindItsBack: DatabaseHandle;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000" });
+    behindItsBack = openDatabase(t.config.database);
+  });
+  afterAll(async () => {
+    await behindItsBack?.close();
+    await t?.close();
+  });
+
+  it("is not read again while nothing changed; a change through the app shows at once; sign-out is refused at once", async () => {
+    const s = await signUp(t.app);
+    const first = await getUser(t.app, s.token);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.headers["content-type"]).toBe("application/json; charset=utf-8");
+    await behindItsBack.db.updateTable("users").set({ user_metadata: '{"name":"behind"}' }).where("id", "=", s.user.id).execute();
+    expect((await getUser(t.app, s.token)).json().user_metadata).toEqual(first.json().user_metadata);
+    const put = await t.app.inject({
+      method: "PUT",
+      url: "/auth/v1/user",
+      headers: headers(t.app, s.token),
+      payload: { data: { name: "Rana" } },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await getUser(t.app, s.token)).json().user_metadata).toMatchObject({ name: "Rana" });
+    const out = await t.app.inject({ method: "POST", url: "/auth/v1/logout?scope=local", headers: headers(t.app, s.token) });
+    expect(out.statusCode).toBe(204);
+    const refused = await getUser(t.app, s.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error_code: "session_not_found" });
+  });
+});
+
+describe.runIf(testDialect() === "postgres")("GET /auth/v1/user on two replicas", () => {
+  let t: TestApp;
+  let a: App;
+  let b: App;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000" });
+    a = t.app;
+    b = await createReplica(t.config);
+    await b.ready();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await t?.close();
+  });
+
+  it("a change through replica A shows on replica B's very next answer; a sign-out on A is refused on B", async () => {
+    const s = await signUp(a);
+    for (const app of [a, b]) expect((await getUser(app, s.token)).statusCode).toBe(200);
+    const put = await a.inject({
+      method: "PUT",
+      url: "/auth/v1/user",
+      headers: headers(a, s.token),
+      payload: { data: { city: "Irbid" } },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await getUser(b, s.token)).json().user_metadata).toMatchObject({ city: "Irbid" });
+    expect((await a.inject({ method: "POST", url: "/auth/v1/logout", headers: headers(a, s.token) })).statusCode).toBe(204);
+    expect((await getUser(b, s.token)).statusCode).toBe(403);
+  });
+});
