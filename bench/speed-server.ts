@@ -2,7 +2,7 @@
 // `app` is the real app (configured by the environment, like production); `bare` (node:http) and `fastify` (a
 // minimal Fastify) answer `/r/<route>` with the bytes the app sent for that route, read from the fixtures file.
 // Prints `{"port":…}` on one line once listening; stops on SIGTERM.
-import { readFileSync } from "node:fs";
+import { createReadStream, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
@@ -13,6 +13,15 @@ export interface Fixture {
   status: number;
   headers: Record<string, string>;
   body: string; // base64
+  /** Instead of `body`: stream these bytes of this file per request (fs.createReadStream), as a bare file server would. */
+  file?: { path: string; start: number; end: number };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  file?: Fixture["file"];
 }
 
 const [mode, fixturesPath] = process.argv.slice(2);
@@ -23,16 +32,29 @@ async function listenApp(): Promise<{ port: number; close(): Promise<void> }> {
   return { port: (app.server.address() as AddressInfo).port, close: () => app.close() };
 }
 
-function fixtures(): Map<string, { status: number; headers: Record<string, string>; body: Buffer }> {
+function fixtures(): Map<string, Answer> {
   if (!fixturesPath) throw new Error("bare and fastify need the fixtures file");
   const raw = JSON.parse(readFileSync(fixturesPath, "utf8")) as Record<string, Fixture>;
   return new Map(
     Object.entries(raw).map(([name, f]) => {
       const body = Buffer.from(f.body, "base64");
-      return [`/r/${name}`, { status: f.status, headers: { ...f.headers, "content-length": String(body.length) }, body }];
+      const length = f.file ? f.file.end - f.file.start + 1 : body.length;
+      return [
+        `/r/${name}`,
+        {
+          status: f.status,
+          headers: { ...f.headers, "content-length": String(length) },
+          body,
+          ...(f.file ? { file: f.file } : {}),
+        },
+      ];
     }),
   );
 }
+
+// The default highWaterMark a file server would use for a large range: 64 KB reads.
+const fileStream = (file: NonNullable<Answer["file"]>) =>
+  createReadStream(file.path, { start: file.start, end: file.end, highWaterMark: 64 * 1024 });
 
 async function listenBare() {
   const answers = fixtures();
@@ -43,7 +65,8 @@ async function listenBare() {
     req.on("end", () => {
       if (!answer) return res.writeHead(404).end();
       res.writeHead(answer.status, answer.headers);
-      res.end(answer.body);
+      if (answer.file) fileStream(answer.file).pipe(res);
+      else res.end(answer.body);
     });
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
@@ -62,7 +85,11 @@ async function listenFastify() {
     app.route({
       method: ["GET", "POST"],
       url: path,
-      handler: (_req, reply) => reply.code(answer.status).headers(answer.headers).send(answer.body),
+      handler: (_req, reply) =>
+        reply
+          .code(answer.status)
+          .headers(answer.headers)
+          .send(answer.file ? fileStream(answer.file) : answer.body),
     });
   }
   await app.listen({ port: 0, host: "127.0.0.1" });
