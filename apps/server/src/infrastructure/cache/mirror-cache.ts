@@ -13,12 +13,15 @@ const ENTRY_OVERHEAD_BYTES = 200;
 export class MirrorCache<V> {
   readonly #entries: ByteLru<string, V>;
   readonly #sizeOf: (value: V) => number;
+  readonly #live: () => boolean;
   // Bumped by every invalidation: a read that started before one must not store what it read.
   #epoch = 0;
 
-  constructor(maxBytes: number, sizeOf: (value: V) => number) {
+  /** `live`: false while changes may go unheard (the bus is down): then every read goes to the database. */
+  constructor(maxBytes: number, sizeOf: (value: V) => number, live: () => boolean = () => true) {
     this.#entries = new ByteLru(maxBytes);
     this.#sizeOf = sizeOf;
+    this.#live = live;
   }
 
   get bytes(): number {
@@ -26,6 +29,7 @@ export class MirrorCache<V> {
   }
 
   async get(key: string, load: () => Promise<V>): Promise<V> {
+    if (!this.#live()) return load();
     const held = this.#entries.get(key);
     if (held !== undefined) return held;
     const epoch = this.#epoch;
@@ -51,7 +55,7 @@ export async function startMirrorCache<V>(
   deps: { database: DatabaseHandle; bus: MessageBus },
   options: { channel: string; tables: readonly string[]; maxBytes: number; sizeOf: (value: V) => number },
 ): Promise<{ cache: MirrorCache<V>; stop: () => Promise<void> }> {
-  const cache = new MirrorCache<V>(options.maxBytes, options.sizeOf);
+  const cache = new MirrorCache<V>(options.maxBytes, options.sizeOf, () => deps.bus.live);
   const stop = await onTableChanges(deps, { channel: options.channel, tables: options.tables, onChange: () => cache.clear() });
   return { cache, stop };
 }

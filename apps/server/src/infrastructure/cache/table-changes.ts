@@ -3,9 +3,10 @@ import type { MessageBus } from "../bus/bus.ts";
 
 /**
  * Calls `onChange` whenever one of `tables` may have changed, on every replica: here once a write is
- * committed (db/write-watch.ts), elsewhere through the bus on `channel`, and for a gap in the bus's signals.
- * The writer's request is answered only after the signal is published, so a cache that forgets on `onChange`
- * is current for the very next request on any replica. Resolves once listening; the result stops it.
+ * committed (db/write-watch.ts), elsewhere through the bus on `channel` (confirmed: every replica has run
+ * `onChange` before the write resolves), and for a gap in the bus's signals. So a cache that forgets on
+ * `onChange` is current for the very next request on any replica; while `bus.live` is false it must read the
+ * database instead (it may be missing signals). Resolves once listening; the result stops it.
  */
 export async function onTableChanges(
   deps: { database: DatabaseHandle; bus: MessageBus },
@@ -14,7 +15,7 @@ export async function onTableChanges(
   const unsubscribe = await deps.bus.subscribe(options.channel, options.onChange, options.onChange);
   const unwatch = deps.database.writes.watch(options.tables, async (tables) => {
     options.onChange();
-    await deps.bus.publish(options.channel, [...tables].join(","));
+    await deps.bus.publish(options.channel, [...tables].join(","), { confirm: true });
   });
   return async () => {
     unwatch();

@@ -29,9 +29,12 @@ export interface FileStorage {
   check?(): Promise<void>;
   /**
    * A store that holds what it knows of objects in memory (memory-cache.ts): the object's info and Last-Modified
-   * header, with its bytes when it is small; null when there is none.
+   * header, with its bytes when it is small; null when there is none; undefined when it cannot say (stat it).
    */
-  held?(bucket: Bucket, key: string): Promise<{ info: StoredObjectInfo; bytes?: Buffer; lastModified: string } | null>;
+  held?(
+    bucket: Bucket,
+    key: string,
+  ): Promise<{ info: StoredObjectInfo; bytes?: Buffer; lastModified: string } | null | undefined>;
   /** With redirect delivery, an address a browser may fetch the object from itself; null: stream it. */
   urlFor?(bucket: Bucket, key: string, expiresInSeconds: number): Promise<string | null>;
   /**

@@ -12,6 +12,7 @@ function sharedBus(): MessageBus {
   const listeners = new Map<string, Set<(payload: string) => void>>();
   return {
     kind: "in-process",
+    live: true,
     async publish(channel, payload) {
       for (const l of listeners.get(channel) ?? []) l(payload);
     },

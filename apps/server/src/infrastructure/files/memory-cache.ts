@@ -96,8 +96,12 @@ export class CachingFileStorage implements FileStorage {
     return this.#inner.list(bucket);
   }
 
-  /** What the object is (and its bytes when it is small), from memory while it is fresh; null when there is none. */
-  async held(bucket: Bucket, key: string): Promise<HeldObject | null> {
+  /**
+   * What the object is (and its bytes when it is small), from memory while it is fresh; null when there is none;
+   * undefined while the bus is down (changes on other replicas may go unheard): then ask the store itself.
+   */
+  async held(bucket: Bucket, key: string): Promise<HeldObject | null | undefined> {
+    if (this.#bus && !this.#bus.live) return undefined;
     const id = `${bucket}/${key}`;
     const held = this.#entries.get(id);
     const now = this.#now();
@@ -128,7 +132,7 @@ export class CachingFileStorage implements FileStorage {
   async #changed(bucket: Bucket, key: string) {
     const id = `${bucket}/${key}`;
     this.#forget(id);
-    await this.#bus?.publish(FILES_CHANGED_CHANNEL, id);
+    await this.#bus?.publish(FILES_CHANGED_CHANNEL, id, { confirm: true });
   }
 
   #forget(id: string | null) {

@@ -21,8 +21,12 @@ export class StoryListCache<Row> {
   // Bumped by every invalidation: an answer built from rows read before one must not be stored.
   #epoch = 0;
 
-  constructor(maxBytes: number) {
+  readonly #live: () => boolean;
+
+  /** `live`: false while changes may go unheard (the bus is down): then every answer is built from the database. */
+  constructor(maxBytes: number, live: () => boolean = () => true) {
     this.#entries = new ByteLru(maxBytes);
+    this.#live = live;
   }
 
   get bytes(): number {
@@ -35,6 +39,7 @@ export class StoryListCache<Row> {
 
   /** The answer for `key`, built from the rows (read with `load` when not held) when it is not held itself. */
   async answer(key: string, expires: number, load: () => Promise<Row[]>, build: (rows: Row[]) => Buffer): Promise<Buffer> {
+    if (!this.#live()) return build(await load());
     if (expires !== this.#expires) {
       this.clear();
       this.#expires = expires;
@@ -64,7 +69,7 @@ const caches = new WeakMap<object, StoryListCache<unknown>>();
 export async function startStoryListCache(
   deps: Pick<AppDeps, "db" | "database" | "bus" | "config">,
 ): Promise<() => Promise<void>> {
-  const cache = new StoryListCache<unknown>(Math.floor(deps.config.cacheMaxBytes * STORY_LIST_SHARE));
+  const cache = new StoryListCache<unknown>(Math.floor(deps.config.cacheMaxBytes * STORY_LIST_SHARE), () => deps.bus.live);
   const stop = await onTableChanges(deps, {
     channel: STORY_LIST_CHANNEL,
     tables: ["stories"],

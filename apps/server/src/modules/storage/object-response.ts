@@ -28,7 +28,7 @@ export async function sendObject(
     return reply.redirect(direct, 302);
   }
   // What the object is comes from memory (no stat per request), small objects whole; large ones are streamed.
-  const held = storage.held ? await storage.held(bucket, key) : undefined;
+  const held = await storage.held?.(bucket, key);
   const info = held === undefined ? await storage.stat(bucket, key) : (held?.info ?? null);
   if (!info) throw notFound("Object not found");
 
