@@ -5,7 +5,11 @@ describe("MirrorCache", () => {
   it("reads once while nothing changed, again after a change, and every time while the bus is not live", async () => {
     let live = true;
     let reads = 0;
-    const cache = new MirrorCache<number>(10_000, () => 8, () => live);
+    const cache = new MirrorCache<number>(
+      10_000,
+      () => 8,
+      () => live,
+    );
     const load = async () => ++reads;
     expect([await cache.get("a", load), await cache.get("a", load)]).toEqual([1, 1]);
     cache.clear();
