@@ -62,7 +62,6 @@ async function viewerOf(deps: Deps, auth: AuthContext | null) {
 }
 
 /**
-/**
  * The story list, as JSON bytes (encoding 7 KB of text on every answer costs more than computing it). The
  * answer per viewer kind, furthest watched story and language is cached (story-list-cache.ts), as is that
  * furthest story (progress), so a list request costs no database round trip while nothing changed.
@@ -76,7 +75,6 @@ export async function storyListJson(deps: ReadDeps, auth: AuthContext | null, la
   const load = () => listStories(deps.db);
   const cache = storyListCacheOf<StoryRow>(deps.db);
   return cache ? cache.answer(key, linkExpiry(now), load, build) : build(await load());
-}
 }
 
 export async function getStoryFor(deps: ReadDeps, auth: AuthContext | null, id: string, language?: Language): Promise<Story> {
