@@ -4,10 +4,10 @@
  * Center's console part exists in ./inbox/, is picked up by name and put in the same frame.
  */
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
-import { Navigate, type RouteObject, useRoutes } from "react-router";
 import { PrivateMediaProvider } from "../components/chat/private-media.tsx";
 import { PageSpinner } from "../components/spinner.tsx";
 import { useTranslation } from "../lib/i18n.ts";
+import { Navigate, type RouteObject, useRoutes } from "../lib/router.tsx";
 import { AdminGuard, AdminOnly } from "./admin-guard.tsx";
 import { AdminLayout, type NavItem } from "./admin-layout.tsx";
 import { consoleSession, useAdminSession } from "./admin-session.ts";

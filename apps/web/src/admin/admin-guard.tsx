@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
+import { Link } from "../lib/router.tsx";
 import { useAdminSession } from "./admin-session.ts";
 
 /** Shows the console only to a stored admin token; anyone else gets a clear page with a way to sign in. */

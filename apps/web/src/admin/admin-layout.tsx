@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
+import { Link, NavLink, Outlet, useLocation, useNavigate } from "../lib/router.tsx";
 import { consoleSession, useAdminSession } from "./admin-session.ts";
 import { useWaitingConversations } from "./waiting-count.ts";
 

@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import { TitleBar } from "../components/title-bar.tsx";
 import { useTranslation } from "../lib/i18n.ts";
+import { Link } from "../lib/router.tsx";
 
 export function NotFoundPage() {
   const { t } = useTranslation();

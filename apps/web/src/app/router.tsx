@@ -1,4 +1,3 @@
-import { createBrowserRouter, Outlet, type RouteObject, useLocation } from "react-router";
 import { accountRoutes } from "../features/account/routes.tsx";
 import { charactersRoutes } from "../features/characters/routes.tsx";
 import { infoRoutes } from "../features/info/routes.tsx";
@@ -6,6 +5,7 @@ import { landingRoutes } from "../features/landing/routes.tsx";
 import { messagesRoutes } from "../features/messages/routes.tsx";
 import { storiesRoutes } from "../features/stories/routes.tsx";
 import { lazyScreen } from "../lib/lazy-screen.ts";
+import { createBrowserRouter, Outlet, type RouteObject, useLocation } from "../lib/router.tsx";
 import { NotFoundPage } from "./not-found-page.tsx";
 import { SettingsGate } from "./settings-gate.tsx";
 

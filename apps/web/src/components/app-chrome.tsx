@@ -1,11 +1,11 @@
 import { MENU_FADE_MS, MESSAGE_CENTER_MIN_WATCHED } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
-import { Outlet, useLocation, useNavigate } from "react-router";
 import { signOut } from "../lib/auth.ts";
 import { currentLanguage, useTranslation } from "../lib/i18n.ts";
 import { useMe } from "../lib/me.ts";
 import { promptInstall } from "../lib/pwa.ts";
+import { Outlet, useLocation, useNavigate } from "../lib/router.tsx";
 import { useSettings } from "../lib/settings.ts";
 import { shareSite } from "../lib/share.ts";
 import { toast } from "../lib/toast.tsx";

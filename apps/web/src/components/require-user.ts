@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { useNavigate } from "react-router";
 import { ApiError } from "../lib/api-client.ts";
 import { requireSession } from "../lib/auth.ts";
 import { useTranslation } from "../lib/i18n.ts";
 import { useMe } from "../lib/me.ts";
+import { useNavigate } from "../lib/router.tsx";
 import { getAccessToken } from "../lib/session.ts";
 import { toast } from "../lib/toast.tsx";
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import { useTranslation } from "../lib/i18n.ts";
+import { Link } from "../lib/router.tsx";
 import { LanguageSwitch } from "./language-switch.tsx";
 
 /** Screen chrome: a round back button to a given path, a title, and the language switch. */

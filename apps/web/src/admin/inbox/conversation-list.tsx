@@ -1,10 +1,10 @@
 import { type ConversationSummary, INBOX_FILTERS, type InboxFilter, SEARCH_MAX_LENGTH } from "@hikaya/contracts";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useState } from "react";
-import { NavLink, useSearchParams } from "react-router";
 import { Spinner } from "../../components/spinner.tsx";
 import { formatChatTime, formatShortDate } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { NavLink, useSearchParams } from "../../lib/router.tsx";
 import { useAdminSession } from "../admin-session.ts";
 import { QueryView } from "../components/page.tsx";
 import { inboxQueries } from "./inbox-api.ts";

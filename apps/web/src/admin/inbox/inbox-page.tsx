@@ -1,7 +1,6 @@
 import type { ChatMessage, ConversationAssignee } from "@hikaya/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
-import { Link, useParams } from "react-router";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
 import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
@@ -9,6 +8,7 @@ import { Spinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { connectLiveMessages } from "../../lib/live-messages.ts";
+import { Link, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
 import { consoleToken, useAdminSession } from "../admin-session.ts";

@@ -1,9 +1,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link } from "react-router";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, useMarkContact } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";

@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from "react";
-import { useNavigate } from "react-router";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { AuthApiError } from "../../lib/auth-session.ts";
 import { toE164 } from "../../lib/countries.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useNavigate } from "../../lib/router.tsx";
 import { useSettings } from "../../lib/settings.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";

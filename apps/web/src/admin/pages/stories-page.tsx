@@ -1,10 +1,10 @@
 import type { AdminStory } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
-import { Link } from "react-router";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, reorderImpact, useDeleteStory, useReorderStories } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";

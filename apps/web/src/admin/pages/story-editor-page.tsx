@@ -1,11 +1,11 @@
 import type { AdminStory, UploadResult } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, uploadTo, useCreateStory, usePublishStory, useUpdateStory } from "../api.ts";
 import { ArabicStoryMedia } from "../components/arabic-media.tsx";

@@ -1,8 +1,8 @@
 import type { AdminStory, Story } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
-import { Link, useParams } from "react-router";
 import { StoryCard } from "../../features/stories/story-card.tsx";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link, useParams } from "../../lib/router.tsx";
 import { adminQueries } from "../api.ts";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";

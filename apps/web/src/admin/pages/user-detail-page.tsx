@@ -1,10 +1,10 @@
 import type { AdminRecording } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { Link, useParams } from "react-router";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, fetchPrivateAudio } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";

@@ -1,9 +1,9 @@
 import { SEARCH_MAX_LENGTH } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
-import { Link } from "react-router";
 import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import { adminQueries } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { phoneOf } from "../logic.ts";

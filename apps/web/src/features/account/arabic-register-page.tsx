@@ -1,5 +1,4 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { Link, useNavigate } from "react-router";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -7,6 +6,7 @@ import { track } from "../../lib/analytics.ts";
 import { storeTokenSession } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { phoneSignUp } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";

@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from "react";
-import { useNavigate } from "react-router";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { changePassword } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";

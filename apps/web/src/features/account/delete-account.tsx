@@ -1,11 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useNavigate } from "react-router";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { signOut } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { deleteAccount } from "./api/account-api.ts";
 

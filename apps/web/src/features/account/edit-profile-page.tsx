@@ -1,7 +1,6 @@
 import type { MessageChannel } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { Link } from "react-router";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
@@ -11,6 +10,7 @@ import { ApiError } from "../../lib/api-client.ts";
 import { findCountryByCode } from "../../lib/countries.ts";
 import { errorText, fieldError } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { AccountPreferences } from "./account-preferences.tsx";
 import { changePassword, startPhoneChange } from "./api/account-api.ts";

@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
-import { Link, useNavigate } from "react-router";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { sendOtp } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";

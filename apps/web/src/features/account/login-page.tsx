@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from "react";
-import { Link, useNavigate } from "react-router";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { PasswordField, TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -7,6 +6,7 @@ import { loadSettings, loginIdentifier, rememberPreference, signInWithPassword }
 import { findCountry, looksLikePhone } from "../../lib/countries.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
 

@@ -1,6 +1,5 @@
 import { isValidUsername } from "@hikaya/contracts";
 import { type FormEvent, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { PasswordField, TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -8,6 +7,7 @@ import { track } from "../../lib/analytics.ts";
 import { signUpWithUsername } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link, useNavigate, useSearchParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { createUser } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";

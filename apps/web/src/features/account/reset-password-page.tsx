@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { useNavigate } from "react-router";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { resetPassword } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";

@@ -1,5 +1,5 @@
-import type { RouteObject } from "react-router";
 import { lazyScreen } from "../../lib/lazy-screen.ts";
+import type { RouteObject } from "../../lib/router.tsx";
 
 /** Each screen is its own lazily loaded chunk, so a first visit to /login downloads only that screen. */
 export const accountRoutes: RouteObject[] = [

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { useNavigate, useParams } from "react-router";
 import { TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { sendOtp, verifyOtp } from "./api/account-api.ts";
 import { AuthScreen } from "./auth-screen.tsx";

@@ -1,11 +1,11 @@
 import { LANDING_AUTO_ADVANCE_MS, type LandingAnswer } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useState } from "react";
-import { useNavigate } from "react-router";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { api } from "../../lib/api-client.ts";
 import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
+import { useNavigate } from "../../lib/router.tsx";
 import { getAccessToken } from "../../lib/session.ts";
 import { AudioBar, type BarState } from "./audio-bar.tsx";
 import "./characters.css";

@@ -1,5 +1,5 @@
-import type { RouteObject } from "react-router";
 import { lazyScreen } from "../../lib/lazy-screen.ts";
+import type { RouteObject } from "../../lib/router.tsx";
 import { MaintenancePage } from "./maintenance-page.tsx";
 
 export const infoRoutes: RouteObject[] = [

@@ -1,11 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link } from "react-router";
 import { useRequireUser } from "../../components/require-user.ts";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { accountQuery, savePreferences, useAccount } from "../../lib/account.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import "./info.css";
 

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from "react";
-import { useNavigate } from "react-router";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { track } from "../../lib/analytics.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useInstruction } from "../../lib/instructions.ts";
+import { useNavigate } from "../../lib/router.tsx";
 import { getAccessToken } from "../../lib/session.ts";
 
 /**

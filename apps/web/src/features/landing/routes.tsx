@@ -1,4 +1,4 @@
-import type { RouteObject } from "react-router";
+import type { RouteObject } from "../../lib/router.tsx";
 import { LandingPage } from "./landing-page.tsx";
 
 export const landingRoutes: RouteObject[] = [

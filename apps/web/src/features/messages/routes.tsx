@@ -1,5 +1,5 @@
-import type { RouteObject } from "react-router";
 import { lazyScreen } from "../../lib/lazy-screen.ts";
+import type { RouteObject } from "../../lib/router.tsx";
 
 /** The Message Center: /user-home (profile form, then the chat) and /chats. Lazy: most visits never open it. */
 export const messagesRoutes: RouteObject[] = [

@@ -1,6 +1,5 @@
 import { AGE_GROUPS, GENDERS } from "@hikaya/contracts/constants";
 import { type FormEvent, useEffect, useState } from "react";
-import { Navigate, useNavigate } from "react-router";
 import { TextField } from "../../components/form-fields.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
@@ -10,6 +9,7 @@ import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useInstruction } from "../../lib/instructions.ts";
 import { useMe } from "../../lib/me.ts";
+import { Navigate, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { useUpdateProfile } from "./api/profile.ts";
 import "../../components/form-fields.css";

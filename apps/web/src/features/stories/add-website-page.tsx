@@ -1,8 +1,8 @@
-import { Link, useParams } from "react-router";
 import { useRequireUser } from "../../components/require-user.ts";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { promptInstall } from "../../lib/pwa.ts";
+import { Link, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { InstructionModalButton } from "./instruction-video.tsx";
 import "./stories.css";

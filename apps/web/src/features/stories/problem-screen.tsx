@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import "./stories.css";
 
 /** Bad input (a locked story by URL, an unknown id, an index out of range): a clear message and a way back. */

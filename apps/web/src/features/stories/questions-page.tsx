@@ -1,6 +1,5 @@
 import type { Story } from "@hikaya/contracts";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
@@ -8,6 +7,7 @@ import { PageSpinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
 import { useMe } from "../../lib/me.ts";
+import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { type Answer, useAnswers, useQuestions } from "./api/questions.ts";
 import { useStories } from "./api/stories.ts";
 import { afterQuestions, parseIndex } from "./journey-rules.ts";

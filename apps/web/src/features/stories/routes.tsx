@@ -1,5 +1,5 @@
-import type { RouteObject } from "react-router";
 import { lazyScreen } from "../../lib/lazy-screen.ts";
+import type { RouteObject } from "../../lib/router.tsx";
 
 const screen = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T) => lazyScreen(load, name, "stories");
 

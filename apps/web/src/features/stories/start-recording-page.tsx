@@ -1,10 +1,10 @@
 import type { Story } from "@hikaya/contracts";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { useNavigate, useParams } from "react-router";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner, Spinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { dropPending, listPending, type PendingRecording, retryPending, saveRecording } from "./api/recordings.ts";
 import { useStories } from "./api/stories.ts";

@@ -1,7 +1,7 @@
-import { Link } from "react-router";
 import { useRequireUser } from "../../components/require-user.ts";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import "./stories.css";
 
 /** /start-recording2/{id}/{index}: after the later stories, Message Now or back to the stories. */

@@ -1,6 +1,6 @@
 import { publicObjectPath, type Story } from "@hikaya/contracts";
-import { Link } from "react-router";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import { cardLook } from "./journey-rules.ts";
 
 export function storyTitle(story: Story): string {

@@ -1,7 +1,6 @@
 import type { Story } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
@@ -9,6 +8,7 @@ import { track } from "../../lib/analytics.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { getUserId } from "../../lib/session.ts";
 import { toast } from "../../lib/toast.tsx";
 import { questionsQuery } from "./api/questions.ts";
