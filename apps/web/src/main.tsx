@@ -1,27 +1,30 @@
 import { disableSchemaCompilation } from "@hikaya/contracts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router/dom";
 import { Providers } from "./app/providers.tsx";
 import { router } from "./app/router.tsx";
 import { initI18n } from "./lib/i18n.ts";
 import { startPwa } from "./lib/pwa.ts";
+import { RouterProvider } from "./lib/router.tsx";
 import { hasStoredAuthSession, startAuthSync } from "./lib/session.ts";
 import "./styles/global.css";
 
 // Before any schema parses: the CSP forbids eval, and zod's compiled parsers use it.
 disableSchemaCompilation();
-initI18n();
+// The common strings of the person's language load beside the first screen's chunk (the router started it).
+const strings = initI18n();
 startPwa();
 // A signed-in person's session is kept fresh from the first moment (refreshed now if it expired while away).
 if (hasStoredAuthSession()) startAuthSync();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
-createRoot(root).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+void strings.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );

@@ -5,7 +5,7 @@
  * the current language. Imported once from main.tsx so the prompt event is never missed.
  */
 import { registerSW } from "virtual:pwa-register";
-import { currentLanguage, i18n } from "./i18n.ts";
+import { currentLanguage, onLanguageChanged } from "./i18n.ts";
 
 interface BeforeInstallPromptEvent extends Event {
   prompt(): Promise<void>;
@@ -47,7 +47,7 @@ function applyManifest(language: string) {
 
 export function startPwa() {
   applyManifest(currentLanguage());
-  i18n.on("languageChanged", applyManifest);
+  onLanguageChanged(applyManifest);
   if ("serviceWorker" in navigator && import.meta.env.PROD) {
     registerSW({ immediate: true });
   }
