@@ -36,6 +36,7 @@ import type {
 } from "@hikaya/contracts";
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, send } from "../lib/api-client.ts";
+import { refreshSettings } from "../lib/settings.ts";
 import { consoleSession, consoleToken } from "./admin-session.ts";
 
 /** The public API client signed with the console's own session (never the user app's). */
@@ -306,8 +307,13 @@ export const useSetDocument = () =>
 
 export const useSaveSettings = () =>
   useAdminMutation(
-    (input: SettingsInput) => consoleApi<AdminSettings>("/admin/settings", { method: "PUT", body: input }),
-    [["admin", "settings"], ["settings"]],
+    async (input: SettingsInput) => {
+      const saved = await consoleApi<AdminSettings>("/admin/settings", { method: "PUT", body: input });
+      // The public settings every screen reads (title, colour, maintenance) live outside TanStack Query.
+      void refreshSettings();
+      return saved;
+    },
+    [["admin", "settings"]],
   );
 
 export const useMarkContact = () =>

@@ -19,6 +19,14 @@ const featureRoutes: RouteObject[] = [
   ...messagesRoutes,
 ];
 
+/**
+ * The screens a first visit lands on that fetch nothing through TanStack Query: they render without it,
+ * so their first download leaves it out. Every other screen sits under the lazily loaded QueryLayout.
+ */
+const WITHOUT_QUERY = new Set(["/landing", "/landing-page", "/login", "/register", "/arabic-register", "/maintenance"]);
+
+const queryLayout = async () => ({ Component: (await import("./query-layout.tsx")).QueryLayout });
+
 function Shell() {
   const { pathname } = useLocation();
   return (
@@ -34,5 +42,12 @@ const adminRoutes: RouteObject[] = [
 ];
 
 export const router = createBrowserRouter([
-  { element: <Shell />, children: [...featureRoutes, ...adminRoutes, { path: "*", element: <NotFoundPage /> }] },
+  {
+    element: <Shell />,
+    children: [
+      ...featureRoutes.filter((r) => WITHOUT_QUERY.has(r.path ?? "")),
+      { lazy: queryLayout, children: [...featureRoutes.filter((r) => !WITHOUT_QUERY.has(r.path ?? "")), ...adminRoutes] },
+      { path: "*", element: <NotFoundPage /> },
+    ],
+  },
 ]);
