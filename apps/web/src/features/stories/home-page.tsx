@@ -49,7 +49,7 @@ export function HomePage() {
   const client = useQueryClient();
 
   return (
-    <main className="stories-home journey">
+    <main className={`stories-home journey${stories.isPending ? " stories-home--loading" : ""}`}>
       <div className="stories-home__head">
         <h1 className="stories-home__header">{t("home.header")}</h1>
         <button type="button" className="button stories-home__share" onClick={() => void share()}>
