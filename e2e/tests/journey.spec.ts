@@ -278,6 +278,37 @@ test("/arabic-questions opens the latest story's questions in Arabic", async ({ 
   await expect(page.getByText(/^السؤال 1 من \d+$/)).toBeVisible();
 });
 
+test("the story list's arrival moves nothing on the home screen (no footer jump)", async ({ page, lang }) => {
+  const j = new Journey(page, lang);
+  await signIn(page, user);
+  await page.addInitScript(() => {
+    const w = window as unknown as { shifted: number };
+    w.shifted = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) w.shifted += entry.value;
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  // The list is held back until the screen around it has drawn, as on a slow connection.
+  let release: () => void = () => {};
+  const held = new Promise<void>((ok) => {
+    release = ok;
+  });
+  await page.route(/\/api\/stories$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1, name: j.s.home.header })).toBeVisible();
+  await expect(page.locator(".stories-home").getByRole("status", { name: COMMON[lang].loading })).toBeVisible();
+  release();
+  await expect(j.card(1)).toBeVisible();
+  await expect(page.locator(".app-footer")).toBeAttached();
+  // Layout-shift entries arrive with the next frames.
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  expect(await page.evaluate(() => (window as unknown as { shifted: number }).shifted)).toBeLessThan(0.02);
+});
+
 test("the app shell opens offline after the first visit", async ({ page, context, lang, shot }) => {
   const j = new Journey(page, lang);
   await signIn(page, user);

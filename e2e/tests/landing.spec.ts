@@ -26,3 +26,19 @@ test.describe("landing video", () => {
     expect(await route.text()).toContain('<div id="root">');
   });
 });
+
+test("a first visit to /landing downloads its own screen in its own language only", async ({ page, lang }) => {
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto("/landing");
+  await expect(page.locator("video")).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  const other = lang === "ar" ? "en" : "ar";
+  expect(scripts.some((s) => s.startsWith(`/assets/locale-${lang}-common-`))).toBe(true);
+  // Not the other language, not TanStack Query (the screens that use it load it), not the console.
+  expect(
+    scripts.filter((s) => s.startsWith(`/assets/locale-${other}-`) || /\/(query-layout|admin-app|useQuery)-/.test(s)),
+  ).toEqual([]);
+});
