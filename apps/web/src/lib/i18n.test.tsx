@@ -37,6 +37,11 @@ describe("t()", () => {
     expect(translate("en", "common", "errors.waitMinutes", { count: 0 })).toBe("Too many attempts. Try again in 0 minutes.");
   });
 
+  it("finds keys that contain dots themselves, as i18next does", () => {
+    expect(translate("en", "admin", "audit.actions.story.create")).toBe("Created a story");
+    expect(translate("en", "admin", "audit.actions.story.create", { defaultValue: "story.create" })).toBe("Created a story");
+  });
+
   it("falls back to _other, then the bare key, then defaultValue, then the key itself", () => {
     expect(translate("en", "common", "actions.close", { count: 5 })).toBe("Close");
     expect(translate("en", "admin", "audit.actions.no_such_action", { defaultValue: "no_such_action" })).toBe("no_such_action");

@@ -72,13 +72,21 @@ function load(lang: Language, namespaces: Iterable<Namespace>): Promise<unknown>
 
 const pluralRules: Partial<Record<Language, Intl.PluralRules>> = {};
 
-function lookup(lang: Language, ns: Namespace, key: string): string | undefined {
-  let node: unknown = bundles[lang][ns];
-  for (const part of key.split(".")) {
-    if (typeof node !== "object" || node === null) return undefined;
-    node = (node as Record<string, unknown>)[part];
+/** A key's text; like i18next, a key may itself contain dots ("audit.actions.story.create" → "story.create"). */
+function find(node: unknown, parts: string[]): string | undefined {
+  if (parts.length === 0) return typeof node === "string" ? node : undefined;
+  if (typeof node !== "object" || node === null) return undefined;
+  for (let take = 1; take <= parts.length; take++) {
+    const next = (node as Record<string, unknown>)[parts.slice(0, take).join(".")];
+    if (next === undefined) continue;
+    const found = find(next, parts.slice(take));
+    if (found !== undefined) return found;
   }
-  return typeof node === "string" ? node : undefined;
+  return undefined;
+}
+
+function lookup(lang: Language, ns: Namespace, key: string): string | undefined {
+  return find(bundles[lang][ns], key.split("."));
 }
 
 /** i18next's order: `_zero` for 0, then the language's plural form, then `_other`, then the bare key. */
