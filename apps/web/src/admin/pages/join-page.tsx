@@ -1,9 +1,9 @@
 import { type FormEvent, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useNavigate, useSearchParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";
 import { joinTeam } from "../api.ts";

@@ -1,8 +1,8 @@
 import type { AdminUserDetail } from "@hikaya/contracts";
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { useAdminSession } from "../admin-session.ts";
 import { usePersonActions } from "../api.ts";
