@@ -52,6 +52,7 @@ export async function benchLighthouse() {
     const storage = await familySession(running);
     for (const goal of PAGES) {
       const runs: Run[] = [];
+      let failedRuns = 0;
       for (let i = 0; i < RUNS; i++) {
         if (goal.signedIn) await signIn(browser, running.url, storage);
         const result = await lighthouse(`${running.url}${goal.path}`, {
@@ -63,6 +64,12 @@ export async function benchLighthouse() {
           disableStorageReset: goal.signedIn === true,
         });
         const lhr = result?.lhr;
+        if (!lhr || lhr.runtimeError) {
+          // A run Lighthouse could not finish (on a loaded machine: no first paint in time) has no figures.
+          console.log(`  ${goal.path}: run ${i + 1} failed: ${lhr?.runtimeError?.code ?? "no result"}`);
+          failedRuns++;
+          continue;
+        }
         runs.push({
           score: Math.round((lhr?.categories.performance?.score ?? 0) * 100),
           lcpMs: lhr?.audits["largest-contentful-paint"]?.numericValue ?? Number.NaN,
@@ -71,11 +78,17 @@ export async function benchLighthouse() {
           benchmarkIndex: lhr?.environment.benchmarkIndex ?? Number.NaN,
         });
       }
+      if (runs.length === 0) {
+        fail(`Lighthouse mobile ${goal.path}: no run finished`);
+        continue;
+      }
       const of = (key: keyof Run) => runs.map((r) => r[key]);
       const score = median(of("score"));
       const tbt = median(of("tbtMs"));
       const cls = median(of("cls"));
-      const label = `Lighthouse mobile ${goal.path}${goal.signedIn ? " (signed in)" : ""}, median of ${RUNS}`;
+      const label =
+        `Lighthouse mobile ${goal.path}${goal.signedIn ? " (signed in)" : ""}, median of ${runs.length}` +
+        (failedRuns ? ` (${failedRuns} run(s) failed)` : "");
       report(
         label,
         `${score} [${of("score").join(", ")}] (goal ≥ ${goal.score}; LCP ${(median(of("lcpMs")) / 1000).toFixed(1)} s, ` +
