@@ -294,7 +294,7 @@ test("the story list's arrival moves nothing on the home screen (no footer jump)
   const held = new Promise<void>((ok) => {
     release = ok;
   });
-  await page.route(/\/api\/stories$/, async (route) => {
+  await page.route(/\/api\/stories(\?|$)/, async (route) => {
     await held;
     await route.continue();
   });
