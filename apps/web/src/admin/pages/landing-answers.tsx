@@ -1,10 +1,10 @@
 import type { AdminLandingAnswer, UploadResult } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link } from "react-router";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import {
   adminQueries,
