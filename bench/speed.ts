@@ -14,6 +14,8 @@ import type { Fixture } from "./speed-server.ts";
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 10;
+// `SPEED_ROUTES=profile,auth_user` measures only those rows (names as in prepare()), to work on one route.
+const ONLY = (process.env.SPEED_ROUTES ?? "").split(",").filter(Boolean);
 // Issue 15's goals on SQLite: at least half of bare node:http's throughput, at most twice its CPU per request.
 const GOAL_THROUGHPUT = 0.5;
 const GOAL_CPU = 2;
@@ -335,6 +337,7 @@ export async function benchSpeed() {
     }
     const names = Object.keys(targets) as Target[];
     for (const [i, route] of routes.entries()) {
+      if (ONLY.length && !ONLY.includes(route.name)) continue;
       const routeOf = (t: Target) => (t === "app_pg" ? (pgRoutes?.[i] as Route) : route);
       const urlOf = (t: Target) => `${targets[t]?.url}${t === "app" || t === "app_pg" ? routeOf(t).path : `/r/${route.name}`}`;
       const samples: Record<Target, Sample[]> = { app: [], bare: [], fastify: [], app_pg: [] };
@@ -345,6 +348,7 @@ export async function benchSpeed() {
         const order = names.map((_, k) => names[(k + round) % names.length] as Target);
         for (const t of order) samples[t].push(await measure(targets[t] as Server, urlOf(t), routeOf(t)));
       }
+      if (process.env.SPEED_SAMPLES) console.log(JSON.stringify(samples));
       record(route, samples, web.real);
       if (database) recordPostgres(route, samples);
     }
