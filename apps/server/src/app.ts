@@ -139,7 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installWriteLimits(app, config.http.rateLimitFactor); // before every route: it reads each route as it is added
   installBodyTimeout(app, config.http.bodyTimeoutMs);
   installTokenApiBody(app);
-  await registerApiDocs(app); // before every route, so the OpenAPI document sees them all
+  registerApiDocs(app); // before every route, so the OpenAPI document sees them all
   registerAdminAccess(app); // before every route: each /api/admin route must have a role rule
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(gotrueRoutes, { prefix: "/auth/v1" });

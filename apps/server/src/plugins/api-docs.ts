@@ -1,7 +1,18 @@
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
-import type { FastifyInstance } from "fastify";
-import { jsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifySchema,
+  type HTTPMethods,
+} from "fastify";
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The OpenAPI document of every documented route (built on first use, like GET /api/docs/json). */
+    openApiDocument(): Promise<Record<string, unknown>>;
+  }
+}
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
@@ -17,11 +28,63 @@ function defaultTag(url: string): string {
   return "other";
 }
 
+interface DocumentedRoute {
+  method: HTTPMethods | HTTPMethods[];
+  url: string;
+  schema?: FastifySchema;
+}
+
 /**
- * GET /api/docs: an OpenAPI document generated from the routes' zod schemas, with a readable reference
- * page. Registered on the root instance before any route, so @fastify/swagger sees every one.
+ * GET /api/docs: an OpenAPI document generated from the routes' zod schemas, with a readable reference page.
+ * Registered on the root instance before any route, so it sees every one. @fastify/swagger works on each route as
+ * it is added (about a fifth of start-up) for a page few people open: here the routes are only noted at start, and
+ * a separate docs instance holding the same routes (schemas only) is built on the first docs request.
  */
-export async function registerApiDocs(app: FastifyInstance) {
+export function registerApiDocs(app: FastifyInstance) {
+  const routes = new Map<string, DocumentedRoute>();
+  app.addHook("onRoute", (route) => {
+    // HEAD twins of GET routes are Fastify's own; the docs instance makes them again.
+    if (route.method === "HEAD" || !DOCUMENTED.test(route.url) || route.url.startsWith("/api/docs")) return;
+    const key = `${String(route.method)} ${route.url}`;
+    if (!routes.has(key))
+      routes.set(key, { method: route.method, url: route.url, ...(route.schema ? { schema: route.schema } : {}) });
+  });
+  let docs: Promise<FastifyInstance> | undefined;
+  const docsApp = () => {
+    docs ??= buildDocsApp([...routes.values()]).catch((error: unknown) => {
+      docs = undefined;
+      throw error;
+    });
+    return docs;
+  };
+  app.decorate("openApiDocument", async () => (await docsApp()).swagger() as unknown as Record<string, unknown>);
+  const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+    const res = await (await docsApp()).inject({
+      method: request.method as HTTPMethods,
+      url: request.url,
+      headers: request.headers,
+    });
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
+    }
+    // An empty answer (a redirect) stays without a body, so Fastify gives it no content type.
+    return reply.code(res.statusCode).send(res.rawPayload.length ? res.rawPayload : undefined);
+  };
+  app.get("/api/docs", forward);
+  app.get("/api/docs/*", forward);
+}
+
+/** Headers of the docs instance's answer that belong to its own connection, not to the reply forwarded. */
+const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "date"]);
+
+async function buildDocsApp(routes: DocumentedRoute[]): Promise<FastifyInstance> {
+  const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
+    import("@fastify/swagger"),
+    import("@fastify/swagger-ui"),
+  ]);
+  const app = Fastify({ logger: false });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -56,7 +119,7 @@ export async function registerApiDocs(app: FastifyInstance) {
       ],
     },
     transform: (input: TransformInput) => {
-      if (!DOCUMENTED.test(input.url) || input.url.startsWith("/api/docs")) return { schema: { hide: true }, url: input.url };
+      if (input.url.startsWith("/api/docs")) return { schema: { hide: true }, url: input.url };
       const schema = input.schema?.tags ? input.schema : { ...input.schema, tags: [defaultTag(input.url)] };
       try {
         return jsonSchemaTransform({ ...input, schema });
@@ -72,4 +135,9 @@ export async function registerApiDocs(app: FastifyInstance) {
     uiConfig: { docExpansion: "list", deepLinking: true, layout: "BaseLayout", tryItOutEnabled: false },
     theme: { title: "Hikaya API reference" },
   });
+  // The routes' schemas only: the docs instance answers /api/docs and nothing else.
+  const unused = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).send();
+  for (const route of routes) app.route({ ...route, handler: unused });
+  await app.ready();
+  return app;
 }
