@@ -33,10 +33,13 @@ export async function moveStoryMediaPrivate(deps: Pick<AppDeps, "db" | "storage"
   return moved;
 }
 
-/** The storage sweep (storage-sweep.ts) once the server is ready, then every `intervalMinutes` (0: start-up only). */
+const FIRST_SWEEP_DELAY_MS = 10_000;
+
+/** The storage sweep (storage-sweep.ts) 10 s after the server is ready, then every `intervalMinutes` (0: that once). */
 export function startStorageSweep(app: App, intervalMinutes: number) {
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
+  let first: NodeJS.Timeout | undefined;
   const run = () => {
     if (running) return;
     running = sweepStorage(app.deps)
@@ -49,10 +52,12 @@ export function startStorageSweep(app: App, intervalMinutes: number) {
       });
   };
   app.addHook("onReady", async () => {
-    run();
+    // Not at once: listing every stored file would compete with start-up for the one thread.
+    first = setTimeout(run, FIRST_SWEEP_DELAY_MS).unref();
     if (intervalMinutes > 0) timer = setInterval(run, intervalMinutes * 60_000).unref();
   });
   app.addHook("onClose", async () => {
+    clearTimeout(first);
     clearInterval(timer);
     await running;
   });
