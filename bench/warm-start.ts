@@ -1,11 +1,11 @@
 /**
- * Warm start (issue 15; `npm run bench -- start`): from spawning `node apps/server/src/main.ts` on a data directory
+ * Warm start (issue 15; `npm run bench -- start`): from spawning `node apps/server/src/main.mjs` on a data directory
  * that already holds a migrated database to its "running at" line, median of START_RUNS, beside a bare node:http
  * server started the same way, alternating, in the same run (pinned to one core where taskset exists). The first
- * start (a fresh database to migrate) is reported too, and not counted. The compile cache is the one main.ts turns
+ * start (a fresh database to migrate) is reported too, and not counted. The compile cache is the one main.mjs turns
  * on itself (NODE_COMPILE_CACHE is not passed on). Wall time is the goal; the CPU time the process spent until
  * then (from /proc) shows how much of the wall time is the machine's own load. START_MAIN=<path> times another
- * checkout's main.ts the same way (a before/after comparison).
+ * checkout's main.mjs the same way (a before/after comparison).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -16,7 +16,7 @@ import { fail, report } from "./lib.ts";
 const CMD = "npm run bench -- start";
 const RUNS = Number(process.env.START_RUNS ?? 5);
 const GOAL_MS = 600;
-const MAIN = process.env.START_MAIN ?? join(import.meta.dirname, "../apps/server/src/main.ts");
+const MAIN = process.env.START_MAIN ?? join(import.meta.dirname, "../apps/server/src/main.mjs");
 const BARE = `require("node:http").createServer((q, s) => s.end()).listen(0, "127.0.0.1", () => console.log("running at"))`;
 
 const PIN = (existsSync("/usr/bin/taskset") || existsSync("/bin/taskset")) && cores() >= 2;

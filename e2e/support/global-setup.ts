@@ -24,7 +24,7 @@ export async function startServer(
 ): Promise<{ url: string; process: ChildProcess; dataDir: string; stop(): Promise<void> }> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "hikaya-e2e-"));
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, "apps/server/src/main.ts")], {
+  const child = spawn(process.execPath, [join(root, "apps/server/src/main.mjs")], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,14 +1,10 @@
-import { enableCompileCache } from "node:module";
+// Loaded by main.mjs (the process entry), which turns on Node's compile cache first.
+import { buildApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
 import type { App } from "./deps.ts";
-
-// Node keeps the compiled code, and the TypeScript it strips, of every module it loads in its compile cache
-// (NODE_COMPILE_CACHE, else a directory under the system's temporary one), so a second start skips that work:
-// about 40 % of start-up. Enabled before the app's modules load, hence their dynamic import below.
-enableCompileCache();
 
 /** Start-up: validated config, migrated database, then listen; SIGTERM/SIGINT close gracefully. */
 async function main() {
-  const [{ buildApp }, { ConfigError, loadConfig }] = await Promise.all([import("./app.ts"), import("./config.ts")]);
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();

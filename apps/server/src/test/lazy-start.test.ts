@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestS3, type TestS3 } from "./s3-server.ts";
 
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+const MAIN = fileURLToPath(new URL("../main.mjs", import.meta.url));
 const RECORDER = fileURLToPath(new URL("./module-recorder.ts", import.meta.url));
 /** What start-up must not load unless the configuration uses it; the API docs' generator waits for a docs request. */
 const OPTIONAL = ["@aws-sdk/", "/node_modules/pg/", "/web-push/", "/file-type/", "/otpauth/", "/uqr/", "/@fastify/swagger"];
@@ -17,7 +17,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts `node src/main.ts` until it listens, stops it, and returns the modules it had loaded by then. */
+/** Starts `node src/main.mjs` until it listens, stops it, and returns the modules it had loaded by then. */
 async function modulesOfStart(name: string, env: Record<string, string>): Promise<string[]> {
   const out = join(dir, `${name}.txt`);
   // SQLite in its own DATA_DIR, whichever database the test run itself uses.

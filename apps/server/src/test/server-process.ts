@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+const MAIN = fileURLToPath(new URL("../main.mjs", import.meta.url));
 
 export async function freePort(): Promise<number> {
   return new Promise((ok) => {
@@ -20,7 +20,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** `node src/main.ts` as an operator starts it, with `env` on top of this process's; resolves once healthy. */
+/** `node src/main.mjs` as an operator starts it, with `env` on top of this process's; resolves once healthy. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [MAIN], {

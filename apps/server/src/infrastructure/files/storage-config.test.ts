@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../config.ts";
 
 const run = promisify(execFile);
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+const MAIN = fileURLToPath(new URL("../../main.mjs", import.meta.url));
 const PG = "postgres://nobody@127.0.0.1:1/none";
 
 describe("file storage with PostgreSQL", () => {

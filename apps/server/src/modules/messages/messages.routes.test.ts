@@ -388,7 +388,7 @@ describe("facilitator inbox", () => {
 });
 
 describe.runIf(testDialect() === "postgres")("two replicas on one PostgreSQL database", () => {
-  it("delivers across two server processes (a second `node src/main.ts` on the same database)", async () => {
+  it("delivers across two server processes (a second `node src/main.mjs` on the same database)", async () => {
     const port = await new Promise<number>((ok) => {
       const probe = createServer().listen(0, "127.0.0.1", () => {
         const { port } = probe.address() as AddressInfo;
@@ -397,7 +397,7 @@ describe.runIf(testDialect() === "postgres")("two replicas on one PostgreSQL dat
     });
     const database = t.config.database;
     if (database.kind !== "postgres") throw new Error("expected PostgreSQL");
-    const child = spawn(process.execPath, [fileURLToPath(new URL("../../main.ts", import.meta.url))], {
+    const child = spawn(process.execPath, [fileURLToPath(new URL("../../main.mjs", import.meta.url))], {
       env: {
         ...process.env,
         PORT: String(port),
