@@ -1,15 +1,20 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
+import { type Written, writingFor } from "./write-watch.ts";
 
 /** The caches' source of truth: every committed write to a watched table is told, once committed, whoever wrote it. */
 describe("WriteWatch", () => {
   let t: TestApp;
   const told: string[][] = [];
+  const whose: Written[] = [];
   let stop: () => void;
   beforeAll(async () => {
     t = await createTestApp({ SEED_DEMO: "true" });
-    stop = t.app.deps.database.writes.watch(["stories", "progress"], (tables) => void told.push([...tables].sort()));
+    stop = t.app.deps.database.writes.watch(["stories", "progress"], (written) => {
+      told.push([...written.keys()].sort());
+      whose.push(written);
+    });
   });
   afterAll(async () => {
     stop();
@@ -48,5 +53,29 @@ describe("WriteWatch", () => {
       }),
     ).rejects.toThrow("changed my mind");
     expect(told).toEqual([]);
+  });
+
+  it("names the people a committed write declared, and no one (anything) for a write that declared none", async () => {
+    const id = await someStory();
+    const db = t.app.deps.db;
+    const plain = (w: Written) => Object.fromEntries([...w].map(([table, people]) => [table, people && [...people].sort()]));
+    whose.length = 0;
+    await writingFor("rana", () => db.deleteFrom("progress").where("user_id", "=", "rana").execute());
+    await db.transaction().execute(async (trx) => {
+      await writingFor("sami", () => trx.deleteFrom("progress").where("user_id", "=", "sami").execute());
+      await writingFor("huda", () => trx.deleteFrom("progress").where("user_id", "=", "huda").execute());
+    });
+    await db.transaction().execute(async (trx) => {
+      await writingFor("sami", () => trx.deleteFrom("progress").where("user_id", "=", "sami").execute());
+      await trx.deleteFrom("progress").where("story_id", "=", "nothing").execute();
+      await writingFor("huda", () => trx.updateTable("stories").set({ subtitle_en: "v" }).where("id", "=", id).execute());
+    });
+    await db.deleteFrom("progress").where("user_id", "=", "rana").execute();
+    expect(whose.map(plain)).toEqual([
+      { progress: ["rana"] },
+      { progress: ["huda", "sami"] },
+      { progress: null, stories: ["huda"] },
+      { progress: null },
+    ]);
   });
 });

@@ -1,7 +1,33 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from "kysely";
 
-/** Told which watched tables a statement wrote, once that write is committed. Awaited before the write resolves. */
-export type WriteListener = (tables: ReadonlySet<string>) => void | Promise<void>;
+/**
+ * Per watched table written: the people whose rows the writes changed (`writingFor`), or null when any row may
+ * have changed (a write that declared no person: a bulk update, a migration, a test's direct insert).
+ */
+export type Written = ReadonlyMap<string, ReadonlySet<string> | null>;
+
+/** Told what watched tables a statement wrote, once that write is committed. Awaited before the write resolves. */
+export type WriteListener = (written: Written) => void | Promise<void>;
+
+const writer = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` as writes of one person's rows only (progress, profile, account rows of `personId`), so caches
+ * that keep an entry per person forget only theirs. Wrap nothing else in it: a write that touches other
+ * people's rows, or rows of no person (stories), must stay undeclared, and then caches forget everything.
+ */
+export const writingFor = <T>(personId: string, work: () => Promise<T>): Promise<T> => writer.run(personId, work);
+
+/** Adds `tables` written for `person` (null: unknown) to `into`; unknown wins over any person. */
+function record(into: Map<string, Set<string> | null>, tables: Iterable<string>, person: string | null) {
+  for (const table of tables) {
+    const people = into.get(table);
+    if (person === null || people === null) into.set(table, null);
+    else if (people) people.add(person);
+    else into.set(table, new Set([person]));
+  }
+}
 
 /**
  * Lets in-process caches hear about every committed write to the tables they mirror, whichever module or
@@ -47,10 +73,10 @@ export class WriteWatch {
     return found;
   }
 
-  async notify(tables: ReadonlySet<string>): Promise<void> {
+  async notify(written: Written): Promise<void> {
     const calls: (void | Promise<void>)[] = [];
     for (const { tables: wanted, listener } of this.#listeners) {
-      const hit = new Set([...tables].filter((t) => wanted.has(t)));
+      const hit = new Map([...written].filter(([table]) => wanted.has(table)));
       if (hit.size) calls.push(listener(hit));
     }
     await Promise.all(calls);
@@ -70,8 +96,8 @@ export class WriteWatch {
 class WatchedConnection implements DatabaseConnection {
   readonly inner: DatabaseConnection;
   readonly #watch: WriteWatch;
-  /** Tables written in the open transaction, or null outside one. */
-  pending: Set<string> | null = null;
+  /** What the open transaction wrote, or null outside one. */
+  pending: Map<string, Set<string> | null> | null = null;
 
   constructor(inner: DatabaseConnection, watch: WriteWatch) {
     this.inner = inner;
@@ -79,11 +105,16 @@ class WatchedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery, options?: Parameters<DatabaseConnection["executeQuery"]>[1]) {
+    const person = writer.getStore() ?? null;
     const result: QueryResult<R> = await this.inner.executeQuery<R>(query, options);
     const tables = this.#watch.tablesWritten(query);
     if (tables) {
-      if (this.pending) for (const t of tables) this.pending.add(t);
-      else await this.#watch.notify(tables);
+      if (this.pending) record(this.pending, tables, person);
+      else {
+        const written = new Map<string, Set<string> | null>();
+        record(written, tables, person);
+        await this.#watch.notify(written);
+      }
     }
     return result;
   }
@@ -129,7 +160,7 @@ class WatchedDriver implements Driver {
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
     await this.#inner.beginTransaction(unwrap(connection), settings);
-    (connection as WatchedConnection).pending = new Set();
+    (connection as WatchedConnection).pending = new Map();
   }
 
   async commitTransaction(connection: DatabaseConnection) {

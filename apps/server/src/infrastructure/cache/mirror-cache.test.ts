@@ -27,4 +27,27 @@ describe("MirrorCache", () => {
     expect(await slow).toBe("old");
     expect(await cache.get("a", async () => "new")).toBe("new");
   });
+
+  it("forgets only the keys of the people a change names, and does not keep their reads in flight", async () => {
+    const cache = new MirrorCache<string>(
+      10_000,
+      (v) => v.length,
+      () => true,
+      (id) => [`e:${id}`, `p:${id}`],
+    );
+    for (const key of ["e:rana", "p:rana", "e:sami"]) await cache.get(key, async () => "old");
+    const releases: ((v: string) => void)[] = [];
+    const slow = (key: string) => cache.get(key, () => new Promise<string>((ok) => releases.push(ok)));
+    const inFlight = [slow("p:huda"), slow("p:lina")];
+    cache.forgetChanged(new Set(["rana", "huda"]));
+    for (const release of releases) release("read before");
+    await Promise.all(inFlight);
+    const read = (key: string) => cache.get(key, async () => "new");
+    const keys = ["e:rana", "p:rana", "e:sami", "p:huda", "p:lina"];
+    const seen = [];
+    for (const key of keys) seen.push(await read(key));
+    expect(seen).toEqual(["new", "new", "old", "new", "read before"]);
+    cache.forgetChanged(null);
+    expect(await read("e:sami")).toBe("new");
+  });
 });
