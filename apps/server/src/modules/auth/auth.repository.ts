@@ -9,6 +9,7 @@ import type {
   SessionsTable,
   UsersTable,
 } from "../../db/schema.ts";
+import { writingFor } from "../../db/write-watch.ts";
 import type { LiveSessionRow, SessionsEnded } from "./live-sessions.ts";
 
 export type UserRow = Selectable<UsersTable>;
@@ -21,7 +22,11 @@ export type FlowStateRow = Selectable<FlowStateTable>;
 /** Told after a change that ended sessions is committed (the live-session cache drops them on every replica). */
 export type SessionsEndedListener = (what: SessionsEnded) => Promise<void>;
 
-/** Every query auth makes. Takes `db` or a transaction. */
+/**
+ * Every query auth makes. Takes `db` or a transaction. A write to one person's rows is declared theirs
+ * (`writingFor`), so the in-memory user views and profiles forget only that person; writes by another key (a
+ * factor's or a code's id, an address) stay undeclared and forget everyone's.
+ */
 export class AuthRepository {
   readonly db: DB;
   readonly #onEnded: SessionsEndedListener;
@@ -56,13 +61,13 @@ export class AuthRepository {
     return this.db.selectFrom("users").selectAll().where("phone", "=", phone).where("deleted_at", "is", null).executeTakeFirst();
   }
   async insertUser(row: Insertable<UsersTable>) {
-    await this.db.insertInto("users").values(row).execute();
+    await writingFor(row.id, () => this.db.insertInto("users").values(row).execute());
   }
   async updateUser(id: string, patch: Updateable<UsersTable>) {
-    await this.db.updateTable("users").set(patch).where("id", "=", id).execute();
+    await writingFor(id, () => this.db.updateTable("users").set(patch).where("id", "=", id).execute());
   }
   async deleteUser(id: string) {
-    await this.db.deleteFrom("users").where("id", "=", id).execute();
+    await writingFor(id, () => this.db.deleteFrom("users").where("id", "=", id).execute());
     await this.#onEnded({ userId: id }); // its sessions go with it (foreign key cascade)
   }
   listUsers(offset: number, limit: number) {
@@ -91,13 +96,17 @@ export class AuthRepository {
     return this.db.selectFrom("identities").selectAll().where("user_id", "in", userIds).orderBy("created_at").execute();
   }
   async insertIdentity(row: Insertable<IdentitiesTable>) {
-    await this.db.insertInto("identities").values(row).execute();
+    await writingFor(row.user_id, () => this.db.insertInto("identities").values(row).execute());
   }
   async updateIdentity(userId: string, provider: string, patch: Updateable<IdentitiesTable>) {
-    await this.db.updateTable("identities").set(patch).where("user_id", "=", userId).where("provider", "=", provider).execute();
+    await writingFor(userId, () =>
+      this.db.updateTable("identities").set(patch).where("user_id", "=", userId).where("provider", "=", provider).execute(),
+    );
   }
   async deleteIdentity(userId: string, provider: string) {
-    await this.db.deleteFrom("identities").where("user_id", "=", userId).where("provider", "=", provider).execute();
+    await writingFor(userId, () =>
+      this.db.deleteFrom("identities").where("user_id", "=", userId).where("provider", "=", provider).execute(),
+    );
   }
   factorsOf(userIds: string[]) {
     if (!userIds.length) return Promise.resolve([] as FactorRow[]);
@@ -107,7 +116,7 @@ export class AuthRepository {
     return this.db.selectFrom("mfa_factors").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
   }
   async insertFactor(row: Insertable<MfaFactorsTable>) {
-    await this.db.insertInto("mfa_factors").values(row).execute();
+    await writingFor(row.user_id, () => this.db.insertInto("mfa_factors").values(row).execute());
   }
   async updateFactor(id: string, patch: Updateable<MfaFactorsTable>) {
     await this.db.updateTable("mfa_factors").set(patch).where("id", "=", id).execute();
@@ -116,7 +125,9 @@ export class AuthRepository {
     await this.db.deleteFrom("mfa_factors").where("id", "=", id).execute();
   }
   async deleteUnverifiedFactorsOf(userId: string) {
-    await this.db.deleteFrom("mfa_factors").where("user_id", "=", userId).where("status", "=", "unverified").execute();
+    await writingFor(userId, () =>
+      this.db.deleteFrom("mfa_factors").where("user_id", "=", userId).where("status", "=", "unverified").execute(),
+    );
   }
   async insertChallenge(row: { id: string; factor_id: string; ip: string | null; created_at: string }) {
     await this.db
@@ -341,10 +352,12 @@ export class AuthRepository {
     return this.db.selectFrom("profiles").selectAll().where("user_id", "=", userId).executeTakeFirst();
   }
   async upsertProfile(row: Insertable<ProfilesTable>, update: Updateable<ProfilesTable>) {
-    await this.db
-      .insertInto("profiles")
-      .values(row)
-      .onConflict((oc) => oc.column("user_id").doUpdateSet(update))
-      .execute();
+    await writingFor(row.user_id, () =>
+      this.db
+        .insertInto("profiles")
+        .values(row)
+        .onConflict((oc) => oc.column("user_id").doUpdateSet(update))
+        .execute(),
+    );
   }
 }

@@ -20,6 +20,34 @@ async function signUp(app: App) {
 const headers = (app: App, token: string) => ({ apikey: app.deps.auth.keys.anonKey, authorization: `Bearer ${token}` });
 const getUser = (app: App, token: string) => app.inject({ method: "GET", url: "/auth/v1/user", headers: headers(app, token) });
 
+const putData = (app: App, token: string, data: Record<string, string>) =>
+  app.inject({ method: "PUT", url: "/auth/v1/user", headers: headers(app, token), payload: { data } });
+
+/**
+ * Rana's change through `writer` shows on `reader`'s very next answer, while Sami's view there stays in memory
+ * (a change made behind the app's back to it does not show) until a change of unknown person forgets every view.
+ */
+async function onlyTheChangedPersonIsForgotten(writer: App, reader: App, behindItsBack: DatabaseHandle) {
+  const [rana, sami] = [await signUp(writer), await signUp(writer)];
+  for (const app of new Set([writer, reader]))
+    for (const s of [rana, sami]) expect((await getUser(app, s.token)).statusCode).toBe(200);
+  await behindItsBack.db
+    .updateTable("users")
+    .set({ user_metadata: '{"name":"behind"}' })
+    .where("id", "=", sami.user.id)
+    .execute();
+  expect((await putData(writer, rana.token, { name: "Rana" })).statusCode).toBe(200);
+  expect((await getUser(reader, rana.token)).json().user_metadata).toMatchObject({ name: "Rana" });
+  expect((await getUser(reader, sami.token)).json().user_metadata).not.toMatchObject({ name: "behind" });
+  // A write that names no person (here one that changes no row) forgets every view.
+  await writer.deps.db
+    .updateTable("identities")
+    .set({ updated_at: new Date().toISOString() })
+    .where("user_id", "=", "nobody")
+    .execute();
+  expect((await getUser(reader, sami.token)).json().user_metadata).toMatchObject({ name: "behind" });
+}
+
 describe("GET /auth/v1/user from memory", () => {
   let t: TestApp;
   let behindItsBack: DatabaseHandle;
@@ -53,19 +81,26 @@ describe("GET /auth/v1/user from memory", () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error_code: "session_not_found" });
   });
+
+  it("a change to one person forgets only their view", async () => {
+    await onlyTheChangedPersonIsForgotten(t.app, t.app, behindItsBack);
+  });
 });
 
 describe.runIf(testDialect() === "postgres")("GET /auth/v1/user on two replicas", () => {
   let t: TestApp;
   let a: App;
   let b: App;
+  let behindItsBack: DatabaseHandle;
   beforeAll(async () => {
     t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000" });
     a = t.app;
     b = await createReplica(t.config);
     await b.ready();
+    behindItsBack = openDatabase(t.config.database);
   });
   afterAll(async () => {
+    await behindItsBack?.close();
     await b?.close();
     await t?.close();
   });
@@ -83,5 +118,9 @@ describe.runIf(testDialect() === "postgres")("GET /auth/v1/user on two replicas"
     expect((await getUser(b, s.token)).json().user_metadata).toMatchObject({ city: "Irbid" });
     expect((await a.inject({ method: "POST", url: "/auth/v1/logout", headers: headers(a, s.token) })).statusCode).toBe(204);
     expect((await getUser(b, s.token)).statusCode).toBe(403);
+  });
+
+  it("a change to one person through replica A forgets only their view on replica B, before A answers", async () => {
+    await onlyTheChangedPersonIsForgotten(a, b, behindItsBack);
   });
 });

@@ -5,7 +5,10 @@ import type { SupabaseUser } from "./user-view.ts";
 export const USER_VIEWS_CHANNEL = "auth_user_views";
 // A sixteenth of CACHE_MAX_BYTES (4 MB at the default); the shares are listed in config.ts.
 export const USER_VIEWS_SHARE = 0.0625;
-/** Every table a user object is read from: a committed write to any of them, on any replica, forgets every one. */
+/**
+ * Every table a user object is read from: a committed write to any of them, on any replica, forgets the view of
+ * the person it declared (auth.repository), else every view.
+ */
 const USER_VIEW_TABLES = ["users", "identities", "mfa_factors", "one_time_tokens"];
 
 interface HeldView {

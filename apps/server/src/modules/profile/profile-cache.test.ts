@@ -56,4 +56,28 @@ describe("the profile from memory", () => {
     const plain = await t.app.inject({ method: "GET", url: "/api/profile", headers: person.headers });
     expect(plain.json()).toMatchObject({ city: "Amman", lastWatchedStoryId: 1 });
   });
+
+  it("keeps one person's answer when another person's profile or progress changes; a story change forgets it", async () => {
+    const other = await createTestUser(t.app);
+    const mine = async () => {
+      const res = await t.app.inject({ method: "GET", url: "/api/profile", headers: person.headers });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { name: string | null };
+    };
+    const before = await mine();
+    await behindItsBack.db.updateTable("profiles").set({ name: "Behind its back" }).where("user_id", "=", person.id).execute();
+    const renamed = await t.app.inject({
+      method: "POST",
+      url: "/api/profile/update",
+      headers: other.headers,
+      payload: { name: "Sami" },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const first = await t.app.deps.db.selectFrom("stories").select("id").orderBy("position").executeTakeFirstOrThrow();
+    const watched = await t.app.inject({ method: "POST", url: `/api/users/me/watchStory/${first.id}`, headers: other.headers });
+    expect(watched.statusCode, watched.body).toBe(200);
+    expect((await mine()).name).toBe(before.name);
+    await t.app.deps.db.updateTable("stories").set({ subtitle_en: "Edited" }).where("id", "=", first.id).execute();
+    expect((await mine()).name).toBe("Behind its back");
+  });
 });

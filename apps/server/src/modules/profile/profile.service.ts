@@ -11,9 +11,14 @@ type Deps = Pick<AppDeps, "db">;
 export const PROFILE_CHANGED_CHANNEL = "profile_changed";
 // A sixteenth of CACHE_MAX_BYTES (4 MB at the default); the shares are listed in config.ts.
 export const PROFILE_SHARE = 0.0625;
-/** Every table a profile is read from: a committed write to any of them, on any replica, forgets every answer. */
+/**
+ * Every table a profile is read from: a committed write to any of them, on any replica, forgets the answers of
+ * the person it declared (both shapes), else every answer.
+ */
 const PROFILE_TABLES = ["users", "profiles", "progress", "stories"];
 const answers = new WeakMap<object, MirrorCache<Buffer>>();
+
+const answerKey = (userId: string, envelope: boolean) => `${envelope ? "e" : "p"}:${userId}`;
 
 /** Starts the in-memory profile answers for this app (app.ts, at start-up). */
 export async function startProfileCache(deps: AppDeps): Promise<() => Promise<void>> {
@@ -22,6 +27,7 @@ export async function startProfileCache(deps: AppDeps): Promise<() => Promise<vo
     tables: PROFILE_TABLES,
     maxBytes: Math.floor(deps.config.cacheMaxBytes * PROFILE_SHARE),
     sizeOf: (json) => json.byteLength,
+    keysOf: (userId) => [answerKey(userId, true), answerKey(userId, false)],
   });
   answers.set(deps.db, cache);
   return async () => {
@@ -40,7 +46,7 @@ export async function profileJson(deps: Deps, userId: string, envelope: boolean)
     return Buffer.from(JSON.stringify(envelope ? { code: 200, data: profile } : profile));
   };
   const cache = answers.get(deps.db);
-  return cache ? cache.get(`${envelope ? "e" : "p"}:${userId}`, build) : build();
+  return cache ? cache.get(answerKey(userId, envelope), build) : build();
 }
 
 const oneOf = <T extends string>(list: readonly T[], value: string | null): T | null =>

@@ -7,9 +7,10 @@ export const LAST_WATCHED_SHARE = 0.125;
 
 /**
  * Each person's furthest watched order (the spec's lastWatchedStoryId), read on every story list and story
- * page, kept in memory until progress or the stories change anywhere: any committed write to either table, on
- * this replica or another, forgets every entry (watching is rare next to reading the list, and a miss is one
- * indexed query), so a watched story unlocks the next one on the very next request on every replica.
+ * page, kept in memory until their progress or the stories change anywhere: a committed watch, on this replica
+ * or another, forgets that person's entry (progress.repository declares whose it is); any other write to either
+ * table (a story reordered or deleted) forgets every entry. So a watched story unlocks the next one on the very
+ * next request on every replica, and one family's watch costs the others nothing.
  */
 const caches = new WeakMap<object, MirrorCache<number>>();
 
