@@ -6,9 +6,11 @@ import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, uploadTo, useDeleteCharacter, useSaveCharacter } from "../api.ts";
+import { AdminField } from "../components/admin-field.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { RowButton } from "../components/row-actions.tsx";
 import { fileName, StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 
@@ -59,22 +61,8 @@ export function CharactersPage() {
                   </div>
                   <MediaPreview src={c.audio} kind="audio" label={c.nameEn} />
                   <div className="admin-actions">
-                    <button
-                      type="button"
-                      className="admin-button admin-button--small"
-                      onClick={() => setEditing(c.id)}
-                      aria-label={`${t("common.edit")}: ${c.nameEn}`}
-                    >
-                      {t("common.edit")}
-                    </button>
-                    <button
-                      type="button"
-                      className="admin-button admin-button--small admin-button--danger-outline"
-                      onClick={() => setDeleting(c)}
-                      aria-label={`${t("common.delete")}: ${c.nameEn}`}
-                    >
-                      {t("common.delete")}
-                    </button>
+                    <RowButton action={t("common.edit")} name={c.nameEn} onClick={() => setEditing(c.id)} />
+                    <RowButton action={t("common.delete")} name={c.nameEn} danger onClick={() => setDeleting(c)} />
                   </div>
                 </li>
               ))}
@@ -150,30 +138,24 @@ function CharacterForm({ character, onDone }: { character?: AdminCharacter; onDo
         />
       )}
       <div className="admin-grid-2">
-        <div className="admin-field">
-          <label htmlFor={`${id}-en`}>{t("characters.nameEn")}</label>
-          <input
-            id={`${id}-en`}
-            className="admin-input"
-            dir="ltr"
-            required
-            maxLength={120}
-            value={nameEn}
-            onChange={(e) => setNameEn(e.target.value)}
-          />
-        </div>
-        <div className="admin-field">
-          <label htmlFor={`${id}-ar`}>{t("characters.nameAr")}</label>
-          <input
-            id={`${id}-ar`}
-            className="admin-input"
-            dir="rtl"
-            required
-            maxLength={120}
-            value={nameAr}
-            onChange={(e) => setNameAr(e.target.value)}
-          />
-        </div>
+        <AdminField
+          id={`${id}-en`}
+          label={t("characters.nameEn")}
+          dir="ltr"
+          required
+          maxLength={120}
+          value={nameEn}
+          onChange={(e) => setNameEn(e.target.value)}
+        />
+        <AdminField
+          id={`${id}-ar`}
+          label={t("characters.nameAr")}
+          dir="rtl"
+          required
+          maxLength={120}
+          value={nameAr}
+          onChange={(e) => setNameAr(e.target.value)}
+        />
       </div>
       <div className="admin-grid-2">
         <div className="admin-subcard">

@@ -7,6 +7,7 @@ import { useNavigate, useSearchParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";
 import { joinTeam } from "../api.ts";
+import { AdminField } from "../components/admin-field.tsx";
 
 /**
  * Where an invitation sent by phone leads (/admin/join?phone=…&code=…): the invited person chooses their password
@@ -50,42 +51,36 @@ export function AdminJoinPage() {
         </div>
         <h1>{t("join.title")}</h1>
         <p className="admin-muted">{t("join.intro")}</p>
-        <div className="admin-field">
-          <label htmlFor="join-phone">{t("join.phone")}</label>
-          <input
-            id="join-phone"
-            className="admin-input ltr"
-            type="tel"
-            autoComplete="tel"
-            required
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
-          />
-        </div>
-        <div className="admin-field">
-          <label htmlFor="join-code">{t("join.code")}</label>
-          <input
-            id="join-code"
-            className="admin-input ltr"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-          />
-        </div>
-        <div className="admin-field">
-          <label htmlFor="join-password">{t("join.password")}</label>
-          <input
-            id="join-password"
-            className="admin-input ltr"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <AdminField
+          id="join-phone"
+          label={t("join.phone")}
+          className="ltr"
+          type="tel"
+          autoComplete="tel"
+          required
+          value={phone}
+          onChange={(e) => setPhone(e.target.value)}
+        />
+        <AdminField
+          id="join-code"
+          label={t("join.code")}
+          className="ltr"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          required
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        <AdminField
+          id="join-password"
+          label={t("join.password")}
+          className="ltr"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {error && (
           <p className="admin-error" role="alert">
             {error}

@@ -18,6 +18,7 @@ import { CharacterSelect, useCharacterChoice } from "../components/character-sel
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { QueryView } from "../components/page.tsx";
+import { MoveButtons, RowButton } from "../components/row-actions.tsx";
 import { fileName, StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 import { move } from "../logic.ts";
@@ -98,40 +99,15 @@ function LandingList({ answers }: { answers: AdminLandingAnswer[] }) {
               <strong>{nameOf(a)}</strong>
               <MediaPreview src={a.audio} kind="audio" label={label} />
               <span className="admin-sortable__actions">
-                <button
-                  type="button"
-                  className="admin-icon-button"
-                  aria-label={t("common.moveUp", { name: label })}
-                  disabled={index === 0 || reorder.isPending}
-                  onClick={() => void commit(move(answers, index, index - 1))}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  className="admin-icon-button"
-                  aria-label={t("common.moveDown", { name: label })}
-                  disabled={index === answers.length - 1 || reorder.isPending}
-                  onClick={() => void commit(move(answers, index, index + 1))}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  className="admin-button admin-button--small"
-                  aria-label={`${t("media.landingChange")}: ${label}`}
-                  onClick={() => setEditing(a.id)}
-                >
-                  {t("media.landingChange")}
-                </button>
-                <button
-                  type="button"
-                  className="admin-button admin-button--small admin-button--danger-outline"
-                  aria-label={`${t("common.delete")}: ${label}`}
-                  onClick={() => setDeleting(a)}
-                >
-                  {t("common.delete")}
-                </button>
+                <MoveButtons
+                  name={label}
+                  first={index === 0}
+                  last={index === answers.length - 1}
+                  disabled={reorder.isPending}
+                  onMove={(delta) => void commit(move(answers, index, index + delta))}
+                />
+                <RowButton action={t("media.landingChange")} name={label} onClick={() => setEditing(a.id)} />
+                <RowButton action={t("common.delete")} name={label} danger onClick={() => setDeleting(a)} />
               </span>
               {editing === a.id && <LandingAnswerForm key={`${a.id}-${a.version}`} answer={a} onDone={() => setEditing(null)} />}
             </li>

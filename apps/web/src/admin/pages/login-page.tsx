@@ -8,6 +8,7 @@ import { useNavigate } from "../../lib/router.tsx";
 import { useSettings } from "../../lib/settings.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";
+import { AdminField } from "../components/admin-field.tsx";
 
 /** Sign-in for operators: e-mail (or the phone they were invited by) and password against /auth/v1/token, then the console. */
 export function AdminLoginPage() {
@@ -56,31 +57,27 @@ export function AdminLoginPage() {
         </div>
         <h1>{t("login.title")}</h1>
         <p className="admin-muted">{t("login.intro")}</p>
-        <div className="admin-field">
-          <label htmlFor="admin-email">{t("login.email")}</label>
-          <input
-            id="admin-email"
-            className="admin-input ltr"
-            type="text"
-            inputMode="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="admin-field">
-          <label htmlFor="admin-password">{t("login.password")}</label>
-          <input
-            id="admin-password"
-            className="admin-input ltr"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <AdminField
+          id="admin-email"
+          label={t("login.email")}
+          className="ltr"
+          type="text"
+          inputMode="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <AdminField
+          id="admin-password"
+          label={t("login.password")}
+          className="ltr"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         {error && (
           <p className="admin-error" role="alert">
             {error}

@@ -7,6 +7,7 @@ import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, useSaveSettings } from "../api.ts";
+import { AdminField } from "../components/admin-field.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
@@ -101,30 +102,24 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
       </section>
       <div className="admin-settings">
         <form className="admin-card admin-form" onSubmit={submit}>
-          <div className="admin-field">
-            <label htmlFor={`${id}-en`}>{t("settings.titleEn")}</label>
-            <input
-              id={`${id}-en`}
-              className="admin-input"
-              dir="ltr"
-              required
-              maxLength={80}
-              value={titleEn}
-              onChange={(e) => setTitleEn(e.target.value)}
-            />
-          </div>
-          <div className="admin-field">
-            <label htmlFor={`${id}-ar`}>{t("settings.titleAr")}</label>
-            <input
-              id={`${id}-ar`}
-              className="admin-input"
-              dir="rtl"
-              required
-              maxLength={80}
-              value={titleAr}
-              onChange={(e) => setTitleAr(e.target.value)}
-            />
-          </div>
+          <AdminField
+            id={`${id}-en`}
+            label={t("settings.titleEn")}
+            dir="ltr"
+            required
+            maxLength={80}
+            value={titleEn}
+            onChange={(e) => setTitleEn(e.target.value)}
+          />
+          <AdminField
+            id={`${id}-ar`}
+            label={t("settings.titleAr")}
+            dir="rtl"
+            required
+            maxLength={80}
+            value={titleAr}
+            onChange={(e) => setTitleAr(e.target.value)}
+          />
           <div className="admin-field">
             <label htmlFor={`${id}-hex`}>{t("settings.color")}</label>
             <div className="admin-color">

@@ -9,6 +9,7 @@ import { toast } from "../../lib/toast.tsx";
 import { adminQueries, reorderImpact, useDeleteStory, useReorderStories } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { MoveButtons, RowButton } from "../components/row-actions.tsx";
 import { move } from "../logic.ts";
 
 const PAGE = 50;
@@ -226,26 +227,13 @@ function StoryList({
               </span>
               <span className="admin-sortable__actions">
                 {canReorder && (
-                  <>
-                    <button
-                      type="button"
-                      className="admin-icon-button"
-                      aria-label={t("common.moveUp", { name: title })}
-                      disabled={index === 0 || busy}
-                      onClick={() => void propose(move(stories, index, index - 1))}
-                    >
-                      ↑
-                    </button>
-                    <button
-                      type="button"
-                      className="admin-icon-button"
-                      aria-label={t("common.moveDown", { name: title })}
-                      disabled={index === stories.length - 1 || busy}
-                      onClick={() => void propose(move(stories, index, index + 1))}
-                    >
-                      ↓
-                    </button>
-                  </>
+                  <MoveButtons
+                    name={title}
+                    first={index === 0}
+                    last={index === stories.length - 1}
+                    disabled={busy}
+                    onMove={(delta) => void propose(move(stories, index, index + delta))}
+                  />
                 )}
                 <Link
                   className="admin-button admin-button--small"
@@ -254,14 +242,7 @@ function StoryList({
                 >
                   {t("common.edit")}
                 </Link>
-                <button
-                  type="button"
-                  className="admin-button admin-button--small admin-button--danger-outline"
-                  aria-label={`${t("common.delete")}: ${title}`}
-                  onClick={() => setPendingDelete(story)}
-                >
-                  {t("common.delete")}
-                </button>
+                <RowButton action={t("common.delete")} name={title} danger onClick={() => setPendingDelete(story)} />
               </span>
             </li>
           );

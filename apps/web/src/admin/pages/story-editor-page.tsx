@@ -8,6 +8,7 @@ import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, uploadTo, useCreateStory, usePublishStory, useUpdateStory } from "../api.ts";
+import { AdminField } from "../components/admin-field.tsx";
 import { ArabicStoryMedia } from "../components/arabic-media.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { isExternalVideo, MediaPreview } from "../components/media-preview.tsx";
@@ -120,56 +121,44 @@ function StoryForm({ story }: { story?: AdminStory }) {
       )}
       <form className="admin-card admin-form" onSubmit={submit}>
         <div className="admin-grid-2">
-          <div className="admin-field">
-            <label htmlFor={`${ids}-te`}>{t("story.titleEn")}</label>
-            <input
-              id={`${ids}-te`}
-              className="admin-input"
-              dir="ltr"
-              lang="en"
-              required
-              maxLength={200}
-              value={titleEn}
-              onChange={(e) => setTitleEn(e.target.value)}
-            />
-          </div>
-          <div className="admin-field">
-            <label htmlFor={`${ids}-ta`}>{t("story.titleAr")}</label>
-            <input
-              id={`${ids}-ta`}
-              className="admin-input"
-              dir="rtl"
-              lang="ar"
-              required
-              maxLength={200}
-              value={titleAr}
-              onChange={(e) => setTitleAr(e.target.value)}
-            />
-          </div>
-          <div className="admin-field">
-            <label htmlFor={`${ids}-se`}>{t("story.subtitleEn")}</label>
-            <input
-              id={`${ids}-se`}
-              className="admin-input"
-              dir="ltr"
-              lang="en"
-              maxLength={400}
-              value={subtitleEn}
-              onChange={(e) => setSubtitleEn(e.target.value)}
-            />
-          </div>
-          <div className="admin-field">
-            <label htmlFor={`${ids}-sa`}>{t("story.subtitleAr")}</label>
-            <input
-              id={`${ids}-sa`}
-              className="admin-input"
-              dir="rtl"
-              lang="ar"
-              maxLength={400}
-              value={subtitleAr}
-              onChange={(e) => setSubtitleAr(e.target.value)}
-            />
-          </div>
+          <AdminField
+            id={`${ids}-te`}
+            label={t("story.titleEn")}
+            dir="ltr"
+            lang="en"
+            required
+            maxLength={200}
+            value={titleEn}
+            onChange={(e) => setTitleEn(e.target.value)}
+          />
+          <AdminField
+            id={`${ids}-ta`}
+            label={t("story.titleAr")}
+            dir="rtl"
+            lang="ar"
+            required
+            maxLength={200}
+            value={titleAr}
+            onChange={(e) => setTitleAr(e.target.value)}
+          />
+          <AdminField
+            id={`${ids}-se`}
+            label={t("story.subtitleEn")}
+            dir="ltr"
+            lang="en"
+            maxLength={400}
+            value={subtitleEn}
+            onChange={(e) => setSubtitleEn(e.target.value)}
+          />
+          <AdminField
+            id={`${ids}-sa`}
+            label={t("story.subtitleAr")}
+            dir="rtl"
+            lang="ar"
+            maxLength={400}
+            value={subtitleAr}
+            onChange={(e) => setSubtitleAr(e.target.value)}
+          />
         </div>
         <fieldset className="admin-fieldset">
           <legend>{t("story.videoSource")}</legend>
@@ -191,17 +180,15 @@ function StoryForm({ story }: { story?: AdminStory }) {
               onUploaded={(r) => setUploaded(r.path)}
             />
           ) : (
-            <div className="admin-field">
-              <label htmlFor={`${ids}-url`}>{t("story.videoUrl")}</label>
-              <input
-                id={`${ids}-url`}
-                className="admin-input ltr"
-                type="url"
-                placeholder="https://www.youtube.com/watch?v=…"
-                value={external}
-                onChange={(e) => setExternal(e.target.value)}
-              />
-            </div>
+            <AdminField
+              id={`${ids}-url`}
+              label={t("story.videoUrl")}
+              className="ltr"
+              type="url"
+              placeholder="https://www.youtube.com/watch?v=…"
+              value={external}
+              onChange={(e) => setExternal(e.target.value)}
+            />
           )}
           <div className="admin-preview-box">
             <span className="admin-label">{t("story.preview")}</span>

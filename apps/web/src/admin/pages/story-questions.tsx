@@ -24,6 +24,7 @@ import { CharacterSelect, useCharacterChoice } from "../components/character-sel
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { QueryView } from "../components/page.tsx";
+import { MoveButtons } from "../components/row-actions.tsx";
 import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 import { move } from "../logic.ts";
@@ -116,24 +117,7 @@ function QuestionItem({
       <div className="admin-question__head">
         <h3>{name}</h3>
         <span className="admin-sortable__actions">
-          <button
-            type="button"
-            className="admin-icon-button"
-            aria-label={t("common.moveUp", { name })}
-            disabled={first}
-            onClick={() => onMove(-1)}
-          >
-            ↑
-          </button>
-          <button
-            type="button"
-            className="admin-icon-button"
-            aria-label={t("common.moveDown", { name })}
-            disabled={last}
-            onClick={() => onMove(1)}
-          >
-            ↓
-          </button>
+          <MoveButtons name={name} first={first} last={last} onMove={onMove} />
           <button
             type="button"
             className="admin-button admin-button--small admin-button--danger-outline"
@@ -298,24 +282,7 @@ function AnswerItem({
       <strong>{who(answer)}</strong>
       <MediaPreview src={answer.audio} kind="audio" label={who(answer)} />
       <span className="admin-sortable__actions">
-        <button
-          type="button"
-          className="admin-icon-button"
-          aria-label={t("common.moveUp", { name: who(answer) })}
-          disabled={first || busy}
-          onClick={() => onMove(-1)}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          className="admin-icon-button"
-          aria-label={t("common.moveDown", { name: who(answer) })}
-          disabled={last || busy}
-          onClick={() => onMove(1)}
-        >
-          ↓
-        </button>
+        <MoveButtons name={who(answer)} first={first} last={last} disabled={busy} onMove={onMove} />
         <button
           type="button"
           className="admin-link-button admin-danger-text"

@@ -7,6 +7,7 @@ import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
+import { AdminField } from "../components/admin-field.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { previewReminder, reminderQueries, runDueReminders, saveReminderSettings } from "./reminders-api.ts";
 
@@ -95,20 +96,18 @@ function SettingsForm({ settings }: { settings: ReminderSettings }) {
   }
 
   const number = (key: "firstAfterHours" | "repeatAfterHours" | "maxPerStory", max: number) => (
-    <div className="admin-field">
-      <label htmlFor={`${id}-${key}`}>{t(`reminders.${key}`)}</label>
-      <input
-        id={`${id}-${key}`}
-        className="admin-input ltr"
-        type="number"
-        inputMode="numeric"
-        min={0}
-        max={max}
-        required
-        value={form[key]}
-        onChange={set(key)}
-      />
-    </div>
+    <AdminField
+      id={`${id}-${key}`}
+      label={t(`reminders.${key}`)}
+      className="ltr"
+      type="number"
+      inputMode="numeric"
+      min={0}
+      max={max}
+      required
+      value={form[key]}
+      onChange={set(key)}
+    />
   );
 
   return (
