@@ -73,3 +73,35 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 export async function createReplica(config: Config): Promise<App> {
   return buildApp(config, { logger: false });
 }
+
+/** The test app (replica A, which made the database) and a second server on it, ready (replica B). */
+export interface TwoReplicas extends TestApp {
+  replica: App;
+}
+
+/**
+ * Two replicas on one fresh database, as behind a load balancer: what is written through one shows on the other.
+ * On PostgreSQL replica B hears of A's writes only through the bus; on SQLite both are in this process on one file.
+ * `close()` stops both and drops the database.
+ */
+export async function twoReplicas(env: Record<string, string> = {}): Promise<TwoReplicas> {
+  const first = await createTestApp(env);
+  let replica: App | undefined;
+  try {
+    replica = await createReplica(first.config);
+    await replica.ready();
+  } catch (error) {
+    await replica?.close();
+    await first.close();
+    throw error;
+  }
+  const b = replica;
+  return {
+    ...first,
+    replica: b,
+    async close() {
+      await b.close();
+      await first.close();
+    },
+  };
+}

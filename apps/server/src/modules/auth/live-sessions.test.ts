@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../deps.ts";
 import { InProcessBus } from "../../infrastructure/bus/in-process-bus.ts";
-import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import { createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
 import { createTestUser } from "../../test/test-users.ts";
 import { REFRESH_REUSE_GRACE_MS } from "./auth-core.ts";
 import { type LiveSessionRow, LiveSessions } from "./live-sessions.ts";
@@ -229,19 +229,15 @@ describe("sessions that end are refused on the next request (one app)", () => {
 });
 
 describe.runIf(testDialect() === "postgres")("two replicas on one PostgreSQL database", () => {
-  let t: TestApp;
+  let replicas: TwoReplicas;
   let a: App;
   let b: App;
   beforeAll(async () => {
-    t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000" });
-    a = t.app;
-    b = await createReplica(t.config);
-    await b.ready();
+    replicas = await twoReplicas({ AUTH_RATE_LIMIT_FACTOR: "1000" });
+    a = replicas.app;
+    b = replicas.replica;
   });
-  afterAll(async () => {
-    await b?.close();
-    await t?.close();
-  });
+  afterAll(async () => replicas?.close());
 
   it("a session signed out on replica A is refused on replica B on the very next request", async () => {
     const s = await signUp(a);

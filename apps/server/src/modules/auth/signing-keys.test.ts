@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../deps.ts";
 import { FileSecretStore } from "../../infrastructure/secrets/index.ts";
-import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import { createReplica, createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
 import { loadSigningKeys, SIGNING_KEYS_SECRET } from "./signing-keys.ts";
 
 const run = promisify(execFile);
@@ -36,16 +36,13 @@ async function keysCli(t: TestApp, command: string) {
 }
 
 describe("signing keys shared by replicas, rotation and the service-role key", () => {
-  let t: TestApp;
+  let t: TwoReplicas;
   let other: App;
   beforeAll(async () => {
-    t = await createTestApp();
-    other = await createReplica(t.config);
+    t = await twoReplicas();
+    other = t.replica;
   });
-  afterAll(async () => {
-    await other?.close();
-    await t?.close();
-  });
+  afterAll(async () => t?.close());
 
   it("a second replica on the same database signs and verifies with the same keys, no file copied", async () => {
     const a = t.app.deps.auth;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../db/database.ts";
 import type { App } from "../../deps.ts";
-import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import { createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
 
 /** GET /auth/v1/user from memory while nothing changed; current on the very next request after a change, on any replica. */
 const PASSWORD = "user-view-pass-1";
@@ -88,21 +88,19 @@ describe("GET /auth/v1/user from memory", () => {
 });
 
 describe.runIf(testDialect() === "postgres")("GET /auth/v1/user on two replicas", () => {
-  let t: TestApp;
+  let replicas: TwoReplicas;
   let a: App;
   let b: App;
   let behindItsBack: DatabaseHandle;
   beforeAll(async () => {
-    t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000" });
-    a = t.app;
-    b = await createReplica(t.config);
-    await b.ready();
-    behindItsBack = openDatabase(t.config.database);
+    replicas = await twoReplicas({ AUTH_RATE_LIMIT_FACTOR: "1000" });
+    a = replicas.app;
+    b = replicas.replica;
+    behindItsBack = openDatabase(replicas.config.database);
   });
   afterAll(async () => {
     await behindItsBack?.close();
-    await b?.close();
-    await t?.close();
+    await replicas?.close();
   });
 
   it("a change through replica A shows on replica B's very next answer; a sign-out on A is refused on B", async () => {

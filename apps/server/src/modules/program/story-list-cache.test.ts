@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../db/database.ts";
 import type { App } from "../../deps.ts";
-import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
+import { createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 import { StoryListCache } from "./story-list-cache.ts";
 
@@ -102,19 +102,15 @@ describe("the story list on one app", () => {
 });
 
 describe.runIf(testDialect() === "postgres")("the story list on two replicas of one PostgreSQL database", () => {
-  let t: TestApp;
+  let replicas: TwoReplicas;
   let a: App;
   let b: App;
   beforeAll(async () => {
-    t = await createTestApp({ SEED_DEMO: "true" });
-    a = t.app;
-    b = await createReplica(t.config);
-    await b.ready();
+    replicas = await twoReplicas({ SEED_DEMO: "true" });
+    a = replicas.app;
+    b = replicas.replica;
   });
-  afterAll(async () => {
-    await b?.close();
-    await t?.close();
-  });
+  afterAll(async () => replicas?.close());
 
   it("a story watched through replica A is unlocked on replica B's very next list", async () => {
     const person = await createTestUser(a);
