@@ -76,6 +76,12 @@ export class Console {
     return this.page.getByTestId("story-row");
   }
 
+  /** An entry of the audit log: each reads as a sentence, found by its words after the operator's name and before the first name it quotes. */
+  auditEntry(action: keyof AdminStrings["audit"]["sentences"]) {
+    const words = (this.s.audit.sentences[action].split("{{who}}")[1] ?? "").split("{{")[0] ?? "";
+    return this.page.getByTestId("audit-sentence").filter({ hasText: words.trim() }).first();
+  }
+
   /** Waits until pictures and fonts have settled, so screenshots show the real page. */
   async settle() {
     await this.page.waitForLoadState("networkidle").catch(() => undefined);
