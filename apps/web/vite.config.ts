@@ -1,7 +1,9 @@
+import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { precompress } from "./build/precompress.ts";
+import { routePreloads } from "./build/route-preloads.ts";
 
 const server = process.env.HIKAYA_SERVER ?? "http://localhost:8080";
 
@@ -93,6 +95,17 @@ export default defineConfig({
         });
       },
     },
+    routePreloads({
+      routeFiles: [
+        ...["account", "characters", "info", "landing", "messages", "stories"].map((feature) =>
+          fileURLToPath(new URL(`./src/features/${feature}/routes.tsx`, import.meta.url)),
+        ),
+        fileURLToPath(new URL("./src/app/router.tsx", import.meta.url)),
+      ],
+      // The console's route is in the shell's router.
+      router: fileURLToPath(new URL("./src/app/router.tsx", import.meta.url)),
+      queryLayout: fileURLToPath(new URL("./src/app/query-layout.tsx", import.meta.url)),
+    }),
     precompress(),
   ],
   server: {
