@@ -72,7 +72,7 @@ test("the home shows each story's thumbnail, and the player its video, in the fa
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThan(0);
 });
 
-test("the landing video follows a switch of the app's language", async ({ page, lang }) => {
+test("the landing video follows a switch of the app's language, and so do the preloads of the next screen", async ({ page, lang }) => {
   const landing = (language: string) =>
     new RegExp(`/storage/v1/object/public/videos/landing${language === "ar" ? "-ar" : ""}\\.mp4$`);
   await page.goto("/landing");
@@ -83,6 +83,10 @@ test("the landing video follows a switch of the app's language", async ({ page, 
   const other = lang === "ar" ? "en" : "ar";
   await expect(page.locator("html")).toHaveAttribute("lang", other);
   await expect(video).toHaveAttribute("src", landing(other));
+  // The choice reaches the server too, which then preloads the screen's strings in that language (issue 15).
+  const screen = await page.request.get("/login");
+  expect(screen.headers().link).toContain(`/assets/locale-${other}-account-`);
+  expect(screen.headers().link).not.toContain(`/assets/locale-${lang}-`);
 });
 
 test("an operator adds a story's Arabic thumbnail and video in the console, and removes the thumbnail", async ({

@@ -26,6 +26,11 @@ export const MESSAGE_CENTER_MIN_WATCHED = 2;
 export const LANGUAGES = ["en", "ar"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const FALLBACK_LANGUAGE: Language = "ar";
+/**
+ * The person's chosen language, also kept in a cookie (the app keeps it in localStorage) so the server can name
+ * the right language's strings among a screen's preloads before the app runs.
+ */
+export const LANGUAGE_COOKIE = "hikaya-lang";
 
 export const GENDERS = ["Male", "Female"] as const;
 export type Gender = (typeof GENDERS)[number];

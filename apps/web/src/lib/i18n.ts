@@ -8,6 +8,8 @@
  * the language in use only: a route's `lazy` awaits `loadNamespaces`, a language switch loads the other
  * language before re-rendering. English files are the source of truth: their keys type `t()`.
  */
+
+import { LANGUAGE_COOKIE } from "@hikaya/contracts/constants";
 import { useMemo, useSyncExternalStore } from "react";
 
 type Json = { default: object };
@@ -173,6 +175,9 @@ function remember(lang: Language) {
   } catch {
     // nowhere to keep it: the next visit detects again
   }
+  // For the server, which names this language's strings among the screen's preloads (the choice itself is above).
+  // biome-ignore lint/suspicious/noDocumentCookie: a fixed language code, and the Cookie Store API is not in every browser the app supports
+  if (typeof document !== "undefined") document.cookie = `${LANGUAGE_COOKIE}=${lang}; path=/; max-age=31536000; samesite=lax`;
 }
 
 /** Loads a namespace in the current language (a route's `lazy` awaits it, so a screen never renders untranslated). */

@@ -4,6 +4,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, notFound } from "../../errors.ts";
 import { sendError } from "../../plugins/error-handler.ts";
+import { languageOf, RoutePreloads } from "./route-preloads.ts";
 import { isPlainPath, WEB_FILES_SHARE, WebFiles } from "./web-files.ts";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -20,6 +21,7 @@ export async function webRoutes(app: FastifyInstance) {
   const root = app.deps.config.webDistDir;
   const built = existsSync(join(root, "index.html"));
   const files = new WebFiles(root, Math.floor(app.deps.config.cacheMaxBytes * WEB_FILES_SHARE));
+  const preloads = new RoutePreloads(root);
   /** A file of the build from memory when small, else through @fastify/static (which sets the same headers). */
   const sendFile = async (request: FastifyRequest, reply: FastifyReply, file: string) => {
     const immutable = file.startsWith("assets/");
@@ -59,6 +61,8 @@ export async function webRoutes(app: FastifyInstance) {
       return sendFile(request, reply, file);
     }
     if (/\.[a-z0-9]+$/i.test(path)) return sendError(reply, notFound(`No file ${path}`));
+    const link = preloads.linkFor(path, languageOf(request));
+    if (link) reply.header("link", link);
     return sendFile(request, reply, "index.html");
   });
 }
