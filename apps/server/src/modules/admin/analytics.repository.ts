@@ -33,12 +33,17 @@ export async function signupsPerDay(db: DB, range: Range) {
     .execute();
 }
 
-/** Distinct people who watched each story (to its end) in the range, by the story's current order. */
+/**
+ * Distinct people who watched each published story (to its end) in the range, by the story's current order. Drafts
+ * are left out of every story figure: families never see one (only an operator's preview can watch or record on it),
+ * and published stories hold the orders 1…p families see (modules/stories).
+ */
 export async function watchersPerStory(db: DB, range: Range) {
   return db
     .selectFrom("progress as p")
     .innerJoin("stories as s", "s.id", "p.story_id")
     .select(["s.id", "s.position", "s.title_en", (eb) => eb.fn.count<number>("p.user_id").distinct().as("n")])
+    .where("s.published", "=", 1)
     .where("p.watched_at", ">=", range.from)
     .where("p.watched_at", "<", range.to)
     .groupBy(["s.id", "s.position", "s.title_en"])
@@ -46,17 +51,26 @@ export async function watchersPerStory(db: DB, range: Range) {
     .execute();
 }
 
-export async function allStories(db: DB) {
-  return db.selectFrom("stories").select(["id", "position", "title_en", "title_ar"]).orderBy("position").execute();
+/** The stories families see, in their order. */
+export async function publishedStories(db: DB) {
+  return db
+    .selectFrom("stories")
+    .select(["id", "position", "title_en", "title_ar"])
+    .where("published", "=", 1)
+    .orderBy("position")
+    .execute();
 }
 
+/** Recordings made in the range on each published story. */
 export async function recordingsPerStory(db: DB, range: Range) {
   return db
-    .selectFrom("recordings")
-    .select(["story_id", (eb) => eb.fn.countAll<number>().as("n")])
-    .where("created_at", ">=", range.from)
-    .where("created_at", "<", range.to)
-    .groupBy("story_id")
+    .selectFrom("recordings as r")
+    .innerJoin("stories as s", "s.id", "r.story_id")
+    .select(["r.story_id", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("s.published", "=", 1)
+    .where("r.created_at", ">=", range.from)
+    .where("r.created_at", "<", range.to)
+    .groupBy("r.story_id")
     .execute();
 }
 

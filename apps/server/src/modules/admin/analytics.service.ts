@@ -26,7 +26,8 @@ const fill = (days: string[], rows: { day: string; n: number }[]) => {
 
 /**
  * The spec's analytics events as the console's pictures: the funnel from landing video end to sign-up
- * to each story watched, sign-ups and messages per day, recordings per story.
+ * to each story watched, sign-ups and messages per day, recordings per story. Story figures cover the published
+ * stories only, as families see them; a draft's preview activity is not theirs.
  */
 export async function getAnalytics(db: DB, from?: string, to?: string): Promise<AdminAnalytics> {
   const { start, end, days, range } = resolveRange(from, to);
@@ -34,7 +35,7 @@ export async function getAnalytics(db: DB, from?: string, to?: string): Promise<
     repo.countEvents(db, "landing_video_end", range),
     repo.signupsPerDay(db, range),
     repo.watchersPerStory(db, range),
-    repo.allStories(db),
+    repo.publishedStories(db),
     repo.recordingsPerStory(db, range),
     repo.messagesPerDay(db, range),
   ]);
