@@ -4,7 +4,7 @@ import { ApiError } from "../lib/api-client.ts";
 import { decodeJwtPayload } from "../lib/jwt.ts";
 import { adminSession } from "./admin-session.ts";
 import { staleCurrent } from "./components/stale-notice.tsx";
-import { analyticsCsv, move, refusedField } from "./logic.ts";
+import { analyticsCsv, move, refusedField, thumbnailOf } from "./logic.ts";
 
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
 const jwt = (payload: unknown) => `${b64url({ alg: "ES256" })}.${b64url(payload)}.signature`;
@@ -82,5 +82,16 @@ describe("a refused field", () => {
     expect(refusedField({ issues: [{ path: "/answers/0/audio", message: "x" }] })).toEqual({ field: "audio", reason: "" });
     expect(refusedField({ issues: [{ path: "" }] })).toBeNull();
     expect(refusedField(undefined)).toBeNull();
+  });
+});
+
+describe("a story's thumbnail in the console", () => {
+  const both = { thumbnailUrl: "/t/s1", thumbnailUrlAr: "/t/s1-ar" };
+  it("is the Arabic one in Arabic where the story has one, else the English (default) one, as families get it", () => {
+    expect(thumbnailOf(both, "ar")).toBe("/t/s1-ar");
+    expect(thumbnailOf(both, "en")).toBe("/t/s1");
+    expect(thumbnailOf({ thumbnailUrl: "/t/s2", thumbnailUrlAr: null }, "ar")).toBe("/t/s2");
+    expect(thumbnailOf({ thumbnailUrl: null, thumbnailUrlAr: "/t/s3-ar" }, "en")).toBe("/t/s3-ar");
+    expect(thumbnailOf({ thumbnailUrl: null, thumbnailUrlAr: null }, "ar")).toBeNull();
   });
 });

@@ -1,10 +1,17 @@
 /** The console's pure logic, kept apart from React so unit tests can reach it. */
-import type { AdminAnalytics, UserSummary } from "@hikaya/contracts";
+import { type AdminAnalytics, type AdminStory, type Language, mediaFor, type UserSummary } from "@hikaya/contracts";
 import { internationalPhone } from "../lib/countries.ts";
 
 /** A person's phone as the console shows it everywhere: international, with the country's dial code apart. */
 export const phoneOf = (u: Pick<UserSummary, "internationalPhone" | "countryCode" | "phoneNumber">) =>
   internationalPhone(u.internationalPhone, u.countryCode, u.phoneNumber);
+
+/**
+ * A story's thumbnail as a family in `language` sees it: the families' own rule (`mediaFor`, which the server's
+ * `/api/stories?lang=` applies), so the Arabic console shows the Arabic picture where there is one.
+ */
+export const thumbnailOf = (story: Pick<AdminStory, "thumbnailUrl" | "thumbnailUrlAr">, language: Language) =>
+  mediaFor(language, story.thumbnailUrl, story.thumbnailUrlAr);
 
 /** A copy of `list` with the item at `from` moved to `to`. */
 export function move<T>(list: T[], from: number, to: number): T[] {

@@ -10,7 +10,7 @@ import { adminQueries, reorderImpact, useDeleteStory, useReorderStories } from "
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { MoveButtons, RowButton } from "../components/row-actions.tsx";
-import { move } from "../logic.ts";
+import { move, thumbnailOf } from "../logic.ts";
 
 const PAGE = 50;
 /** "Show all" asks for this many: the server's own cap on one page. */
@@ -139,7 +139,8 @@ function StoryList({
   const [pendingDelete, setPendingDelete] = useState<AdminStory | null>(null);
   const [pendingMove, setPendingMove] = useState<PendingMove | null>(null);
   const [checking, setChecking] = useState(false);
-  const ar = currentLanguage() === "ar";
+  const language = currentLanguage();
+  const ar = language === "ar";
   const busy = reorder.isPending || checking;
   const titleOf = (story: AdminStory) => (ar ? story.titleAr : story.titleEn);
 
@@ -179,6 +180,7 @@ function StoryList({
       <ol className="admin-sortable" aria-label={t("stories.title")}>
         {stories.map((story, index) => {
           const title = titleOf(story);
+          const thumbnail = thumbnailOf(story, language);
           return (
             <li
               key={story.id}
@@ -211,8 +213,8 @@ function StoryList({
                 ⋮⋮
               </span>
               <span className="admin-order ltr">{story.order}</span>
-              {story.thumbnailUrl ? (
-                <img className="admin-thumb" src={story.thumbnailUrl} alt="" />
+              {thumbnail ? (
+                <img className="admin-thumb" src={thumbnail} alt="" />
               ) : (
                 <span className="admin-thumb admin-thumb--empty">{t("stories.noThumbnail")}</span>
               )}

@@ -1,4 +1,4 @@
-import type { AdminStory, Story } from "@hikaya/contracts";
+import type { AdminStory, Language, Story } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { StoryCard } from "../../features/stories/story-card.tsx";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
@@ -6,10 +6,11 @@ import { Link, useParams } from "../../lib/router.tsx";
 import { adminQueries } from "../api.ts";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { thumbnailOf } from "../logic.ts";
 import "../../features/stories/stories.css";
 
-/** The story as the family's list would carry it when it is their next one (spec section 4: Active). */
-function asFamilySees(story: AdminStory): Story {
+/** The story as the family's list in `language` would carry it when it is their next one (spec section 4: Active). */
+function asFamilySees(story: AdminStory, language: Language): Story {
   return {
     id: story.id,
     _id: story.id,
@@ -19,7 +20,7 @@ function asFamilySees(story: AdminStory): Story {
     subtitle: story.subtitleEn,
     titleB: story.titleAr,
     subtitleB: story.subtitleAr,
-    thumbnailUrl: story.thumbnailUrl,
+    thumbnailUrl: thumbnailOf(story, language),
     durationSeconds: null,
     watchStatus: "Active",
   };
@@ -34,7 +35,8 @@ export function StoryPreviewPage() {
   const { t } = useTranslation("admin");
   const story = useQuery(adminQueries.story(id));
   const questions = useQuery(adminQueries.questions(id));
-  const ar = currentLanguage() === "ar";
+  const language = currentLanguage();
+  const ar = language === "ar";
   return (
     <>
       <Link to={`/admin/stories/${id}`} className="admin-back">
@@ -50,7 +52,7 @@ export function StoryPreviewPage() {
             <p className="admin-hint">{t("preview.intro")}</p>
             <div className="admin-card admin-story-preview" data-testid="story-preview">
               <ul className="story-list">
-                <StoryCard story={asFamilySees(s)} />
+                <StoryCard story={asFamilySees(s, language)} />
               </ul>
               <h2>{ar ? s.titleAr : s.titleEn}</h2>
               <MediaPreview src={s.videoUrl} kind="video" label={ar ? s.titleAr : s.titleEn} />
