@@ -51,7 +51,7 @@ test("an admin finds a person by local phone, blocks them (their open app is sig
   await app.expectToast(app.t.account.login.welcome);
   await expect(family).toHaveURL(/\/$/);
 
-  // The admin finds them by the local "07…" form; the list shows the number in international form.
+  // The admin finds them by the local "07…" form; the list shows the number in international form, grouped.
   await page.setViewportSize(LAPTOP);
   const c = new Console(page, lang);
   const s = c.s;
@@ -61,7 +61,8 @@ test("an admin finds a person by local phone, blocks them (their open app is sig
   await page.getByRole("searchbox", { name: s.users.search }).fill(person.national);
   const row = page.getByRole("row").filter({ hasText: name });
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText(`+962 ${person.national.slice(1)}`);
+  const mobile = person.national.slice(1);
+  await expect(row).toContainText(`+962 ${mobile.slice(0, 1)} ${mobile.slice(1, 5)} ${mobile.slice(5)}`);
   await row.getByRole("link", { name }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await expect(page.getByRole("link", { name: s.people.openConversation })).toHaveAttribute(

@@ -1,10 +1,5 @@
 /** The console's pure logic, kept apart from React so unit tests can reach it. */
-import { type AdminAnalytics, type AdminStory, type Language, mediaFor, type UserSummary } from "@hikaya/contracts";
-import { internationalPhone } from "../lib/countries.ts";
-
-/** A person's phone as the console shows it everywhere: international, with the country's dial code apart. */
-export const phoneOf = (u: Pick<UserSummary, "internationalPhone" | "countryCode" | "phoneNumber">) =>
-  internationalPhone(u.internationalPhone, u.countryCode, u.phoneNumber);
+import { type AdminAnalytics, type AdminStory, type Language, mediaFor } from "@hikaya/contracts";
 
 /**
  * A story's thumbnail as a family in `language` sees it: the families' own rule (`mediaFor`, which the server's

@@ -7,6 +7,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { NavLink, useSearchParams } from "../../lib/router.tsx";
 import { useAdminSession } from "../admin-session.ts";
 import { QueryView } from "../components/page.tsx";
+import { PhoneNumber } from "../components/phone-number.tsx";
 import { inboxQueries } from "./inbox-api.ts";
 
 const SEARCH_DELAY_MS = 300;
@@ -156,11 +157,11 @@ function ConversationLink({
       </span>
       <span className="inbox__summary">
         <span className="inbox__name">
-          <bdi>{c.name || c.phone || c.email || t("noName")}</bdi>
+          {!c.name && c.phone ? <PhoneNumber phone={c.phone} /> : <bdi>{c.name || c.email || t("noName")}</bdi>}
         </span>
         {c.name && c.phone && (
           <span className="inbox__phone">
-            <bdi dir="ltr">{c.phone}</bdi>
+            <PhoneNumber phone={c.phone} />
           </span>
         )}
         <span className="inbox__preview">

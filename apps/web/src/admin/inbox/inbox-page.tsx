@@ -13,6 +13,8 @@ import { toast } from "../../lib/toast.tsx";
 import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
 import { consoleToken, useAdminSession } from "../admin-session.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { PhoneNumber } from "../components/phone-number.tsx";
+import { formatPhone } from "../phone.ts";
 import { ConversationList, useInboxSearch } from "./conversation-list.tsx";
 import {
   assignConversation,
@@ -102,7 +104,8 @@ function ConversationView({ userId }: { userId: string }) {
   }, [newestId, userId, client]);
 
   const send = (draft: Parameters<typeof chat.send>[0]) => chat.send(draft).catch((error) => toast.error(errorText(error)));
-  const name = person.data?.name || person.data?.phone || person.data?.email || t("noName");
+  const phone = person.data?.phone ?? null;
+  const name = person.data?.name || formatPhone(phone) || person.data?.email || t("noName");
 
   return (
     <div className="inbox-conversation">
@@ -111,9 +114,7 @@ function ConversationView({ userId }: { userId: string }) {
           <Link to={{ pathname: "/admin/inbox", search }} className="inbox-conversation__back admin-link">
             {t("back")}
           </Link>
-          <h2>
-            <bdi>{name}</bdi>
-          </h2>
+          <h2>{!person.data?.name && phone ? <PhoneNumber phone={phone} /> : <bdi>{name}</bdi>}</h2>
           <AssignControl userId={userId} assignedTo={person.data?.assignedTo ?? null} me={me} />
           <span className={`inbox-conversation__live${chat.status === "live" ? " is-live" : ""}`}>
             {chat.status === "live" ? t("live") : t("reconnecting")}
@@ -159,7 +160,7 @@ function ConversationView({ userId }: { userId: string }) {
                   <bdi>{p.name || "—"}</bdi>
                 </dd>
                 <dt>{t("phone")}</dt>
-                <dd className="ltr">{p.phone || "—"}</dd>
+                <dd>{p.phone ? <PhoneNumber phone={p.phone} /> : "—"}</dd>
                 {p.email && (
                   <>
                     <dt>{t("email")}</dt>

@@ -1,7 +1,6 @@
 import type { TeamMember } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
-import { internationalPhone } from "../../lib/countries.ts";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -9,6 +8,7 @@ import { useAdminSession } from "../admin-session.ts";
 import { adminQueries, useTeamMutations } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { formatPhone } from "../phone.ts";
 
 type Role = TeamMember["role"];
 
@@ -43,7 +43,7 @@ export function TeamPage() {
                   <tr key={m.id} data-testid="team-member">
                     <td>
                       {m.name && <div>{m.name}</div>}
-                      <bdi className="ltr">{m.email ?? internationalPhone(m.phone)}</bdi>
+                      <bdi className="ltr">{m.email ?? formatPhone(m.phone)}</bdi>
                       {!m.confirmed && <span className="admin-badge">{t("team.invited")}</span>}
                     </td>
                     <td>

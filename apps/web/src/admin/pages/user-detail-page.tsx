@@ -8,7 +8,7 @@ import { Link, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, fetchPrivateAudio } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
-import { phoneOf } from "../logic.ts";
+import { phoneOf } from "../phone.ts";
 import { PersonActions } from "./person-actions.tsx";
 
 /** One person: profile, progress through the program and their recordings (private; fetched with the admin's token). */

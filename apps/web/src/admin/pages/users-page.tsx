@@ -6,7 +6,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
 import { adminQueries } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
-import { phoneOf } from "../logic.ts";
+import { phoneOf } from "../phone.ts";
 
 /** Everyone who signed up, newest first, searchable by phone (local or international form), e-mail or name. */
 export function UsersPage() {
