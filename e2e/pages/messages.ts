@@ -7,6 +7,7 @@ import enInbox from "../../apps/web/src/locales/en/inbox.json" with { type: "jso
 import enMessages from "../../apps/web/src/locales/en/messages.json" with { type: "json" };
 import type { Lang } from "../support/fixtures.ts";
 import { E2E_ADMIN } from "../support/global-setup.ts";
+import { adminToken } from "./admin.ts";
 
 export const MESSAGE_STRINGS = { en: enMessages, ar: arMessages } as const;
 export const INBOX_STRINGS = { en: enInbox, ar: arInbox } as const;
@@ -57,6 +58,30 @@ export async function facilitatorSession(request: APIRequestContext, baseURL = "
   const res = await request.post(`${baseURL}/auth/v1/token?grant_type=password`, {
     headers: { apikey: settings.anonKey },
     data: { email: E2E_ADMIN.email, password: E2E_ADMIN.password },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  const body = (await res.json()) as { access_token: string; refresh_token: string; expires_at: number; user: { id: string } };
+  return { token: body.access_token, userId: body.user.id, refreshToken: body.refresh_token, expiresAt: body.expires_at };
+}
+
+const FACILITATOR_PASSWORD = "facilitator-pass-1";
+
+/** A facilitator made the way the console does (an invitation), with a password set, signed in. */
+export async function invitedFacilitator(request: APIRequestContext, email: string): Promise<BrowserSession> {
+  const headers = { authorization: `Bearer ${await adminToken(request)}` };
+  const invited = await request.post("/api/admin/team", { headers, data: { email, role: "facilitator" } });
+  expect(invited.status(), await invited.text()).toBeLessThan(300);
+  const team = (await (await request.get("/api/admin/team", { headers })).json()) as { id: string; email: string | null }[];
+  const id = team.find((m) => m.email === email)?.id ?? "";
+  const { anonKey } = (await (await request.get("/api/settings")).json()) as { anonKey: string };
+  const set = await request.put(`/auth/v1/admin/users/${id}`, {
+    headers: { ...headers, apikey: anonKey },
+    data: { password: FACILITATOR_PASSWORD, email_confirm: true },
+  });
+  expect(set.status(), await set.text()).toBe(200);
+  const res = await request.post("/auth/v1/token?grant_type=password", {
+    headers: { apikey: anonKey },
+    data: { email, password: FACILITATOR_PASSWORD },
   });
   expect(res.status(), await res.text()).toBe(200);
   const body = (await res.json()) as { access_token: string; refresh_token: string; expires_at: number; user: { id: string } };

@@ -1,34 +1,9 @@
-import type { APIRequestContext } from "@playwright/test";
-import { adminToken } from "../pages/admin.ts";
-import { type BrowserSession, INBOX_STRINGS, storeSession } from "../pages/messages.ts";
+import { INBOX_STRINGS, invitedFacilitator, storeSession } from "../pages/messages.ts";
 import { expect, test } from "../support/fixtures.ts";
 import { seedInbox } from "../support/seed-inbox.ts";
 
 const CONVERSATIONS = 10_000;
 const PAGE = 30;
-const PASSWORD = "facilitator-pass-1";
-
-/** A facilitator made the way the console does (an invitation), with a password set, signed in. */
-async function facilitator(request: APIRequestContext, email: string): Promise<BrowserSession> {
-  const headers = { authorization: `Bearer ${await adminToken(request)}` };
-  const invited = await request.post("/api/admin/team", { headers, data: { email, role: "facilitator" } });
-  expect(invited.status(), await invited.text()).toBeLessThan(300);
-  const team = (await (await request.get("/api/admin/team", { headers })).json()) as { id: string; email: string | null }[];
-  const id = team.find((m) => m.email === email)?.id ?? "";
-  const { anonKey } = (await (await request.get("/api/settings")).json()) as { anonKey: string };
-  const set = await request.put(`/auth/v1/admin/users/${id}`, {
-    headers: { ...headers, apikey: anonKey },
-    data: { password: PASSWORD, email_confirm: true },
-  });
-  expect(set.status(), await set.text()).toBe(200);
-  const res = await request.post("/auth/v1/token?grant_type=password", {
-    headers: { apikey: anonKey },
-    data: { email, password: PASSWORD },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  const body = (await res.json()) as { access_token: string; refresh_token: string; expires_at: number; user: { id: string } };
-  return { token: body.access_token, userId: body.user.id, refreshToken: body.refresh_token, expiresAt: body.expires_at };
-}
 
 test("among 10,000 conversations a facilitator finds one by phone in local and international form, and reaches an older unread one", async ({
   page,
@@ -45,7 +20,7 @@ test("among 10,000 conversations a facilitator finds one by phone in local and i
     label: `${label}-${lang}`,
     olderUnreadPlace: 4 * PAGE + 5,
   });
-  const staff = await facilitator(request, `e2e-inbox-${lang}-${Date.now().toString(36)}@hikaya.test`);
+  const staff = await invitedFacilitator(request, `e2e-inbox-${lang}-${Date.now().toString(36)}@hikaya.test`);
   await storeSession(page, staff, lang, "console");
   await page.goto("/admin/inbox");
   await expect(page.getByRole("heading", { level: 1, name: s.title })).toBeVisible();

@@ -111,6 +111,13 @@ export type ConversationList = z.infer<typeof conversationListSchema>;
 export const conversationAssignmentSchema = z.object({ userId: z.string(), assignedTo: conversationAssigneeSchema.nullable() });
 export type ConversationAssignment = z.infer<typeof conversationAssignmentSchema>;
 
+/**
+ * The facilitators' live stream's `assignment` event: this conversation's assignee changed (read it afresh); null
+ * when any may have (the server may have missed signals).
+ */
+export const liveAssignmentSchema = z.object({ conversation: z.string().nullable() });
+export type LiveAssignment = z.infer<typeof liveAssignmentSchema>;
+
 export const conversationPersonSchema = z.object({
   userId: z.string(),
   name: z.string().nullable(),

@@ -52,6 +52,27 @@ describe("live messages", () => {
     stop();
   });
 
+  it("hands a facilitator's stream's assignment events to onAssignment, apart from messages", async () => {
+    const assignments: unknown[] = [];
+    const received: string[] = [];
+    const stop = connectLiveMessages({
+      path: "/api/admin/messages/stream",
+      after: null,
+      token: async () => "t",
+      onMessage: (m) => received.push(m._id),
+      onAssignment: (event) => assignments.push(event),
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    const stream = FakeEventSource.latest();
+    stream.ready();
+    stream.event("assignment", { conversation: "u1" });
+    stream.message(message(3));
+    stream.event("assignment", { conversation: null });
+    expect(assignments).toEqual([{ conversation: "u1" }, { conversation: null }]);
+    expect(received).toEqual(["3"]);
+    stop();
+  });
+
   it("backs off from 1 s doubling while the server stays away, and starts over once live", async () => {
     const stop = connectLiveMessages({ path: "/s", after: null, token: async () => "t", onMessage: () => undefined });
     await vi.advanceTimersByTimeAsync(0);

@@ -5,7 +5,7 @@
  * expired token, a server restart answering 503) we reconnect ourselves with `?after=<last id>`, so the
  * server replays exactly what was missed.
  */
-import type { ChatMessage } from "@hikaya/contracts";
+import type { ChatMessage, LiveAssignment } from "@hikaya/contracts";
 import { backoffDelay } from "./backoff.ts";
 
 export type LiveStatus = "connecting" | "live" | "offline";
@@ -23,6 +23,8 @@ export interface LiveOptions {
   /** The newest message id the caller already has; null to start from now. */
   after: string | null;
   onMessage(message: ChatMessage): void;
+  /** Facilitators' stream: a conversation was assigned or unassigned (events carry no id, nothing is replayed). */
+  onAssignment?(event: LiveAssignment): void;
   onStatus?(status: LiveStatus): void;
   /** Called after every (re)connection once the replay is done. */
   onReady?(): void;
@@ -52,6 +54,9 @@ export function connectLiveMessages(options: LiveOptions): () => void {
       const message = JSON.parse((event as MessageEvent<string>).data) as ChatMessage;
       if (!lastId || Number(message._id) > Number(lastId)) lastId = message._id;
       options.onMessage(message);
+    });
+    es.addEventListener("assignment", (event) => {
+      options.onAssignment?.(JSON.parse((event as MessageEvent<string>).data) as LiveAssignment);
     });
     es.addEventListener("ready", () => {
       attempt = 0;

@@ -39,6 +39,11 @@ export class FakeEventSource {
     this.#dispatch("message", new MessageEvent("message", { data: JSON.stringify(data) }));
   }
 
+  /** A named event other than a message (`assignment`, …). */
+  event(type: string, data: unknown) {
+    this.#dispatch(type, new MessageEvent(type, { data: JSON.stringify(data) }));
+  }
+
   /** The stream ended: an expired token, a restart. The browser gives up on it (CLOSED). */
   drop() {
     this.readyState = FakeEventSource.CLOSED;

@@ -4,6 +4,8 @@ import type { MessageBus } from "../../infrastructure/bus/index.ts";
 import { listMessagesAfter, type MessageRow, maxMessageId } from "./messages.repository.ts";
 
 export const MESSAGES_CHANNEL = "hikaya_messages";
+/** "A conversation's assignee changed": `{ conversation }`, the conversation's user id. */
+export const ASSIGNMENTS_CHANNEL = "hikaya_assignments";
 const BATCH = 500;
 /** Safety net: even with no signal at all, a replica reads the tail this often. */
 const POLL_MS = 5000;
@@ -28,6 +30,14 @@ export function sseFrame(message: ChatMessage): string {
   return `id: ${message._id}\nevent: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 
+/**
+ * An assignment event for facilitators' streams: which conversation's assignee changed (null: perhaps any, after the
+ * bus may have lost signals). No id: it is not a message, and an open console reads the assignee afresh.
+ */
+export function assignmentFrame(conversation: string | null): string {
+  return `event: assignment\ndata: ${JSON.stringify({ conversation })}\n\n`;
+}
+
 interface Registered extends LiveConnection {
   replaying: MessageRow[] | null;
 }
@@ -49,6 +59,7 @@ export class LiveHub {
   #pumping: Promise<void> | null = null;
   #again = false;
   #unsubscribe: (() => Promise<void>) | null = null;
+  #unsubscribeAssignments: (() => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -64,6 +75,11 @@ export class LiveHub {
       MESSAGES_CHANNEL,
       (payload) => this.#signalled(payload),
       () => this.poke(),
+    );
+    this.#unsubscribeAssignments = await this.#bus.subscribe(
+      ASSIGNMENTS_CHANNEL,
+      (payload) => this.#assignmentChanged(payload),
+      () => this.#toFacilitators(assignmentFrame(null)),
     );
     this.#timer = setInterval(() => {
       if (this.size > 0) this.poke();
@@ -86,6 +102,30 @@ export class LiveHub {
       this.#dispatch(row, null);
     } else this.poke();
     await this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id }));
+  }
+
+  /**
+   * Tells every replica's facilitators that a conversation was assigned or unassigned. This process's own streams
+   * hear it back through the bus like every other replica's, so there is one path.
+   */
+  async announceAssignment(conversation: string) {
+    await this.#bus.publish(ASSIGNMENTS_CHANNEL, JSON.stringify({ conversation }));
+  }
+
+  #assignmentChanged(payload: string) {
+    let conversation: unknown = null;
+    try {
+      conversation = (JSON.parse(payload) as { conversation?: unknown }).conversation;
+    } catch {
+      // Not ours to interpret: every conversation may have changed.
+    }
+    this.#toFacilitators(assignmentFrame(typeof conversation === "string" ? conversation : null));
+  }
+
+  /** Facilitators' streams of every conversation (the inbox); a family's own stream never hears who has it. */
+  #toFacilitators(frame: string) {
+    if (this.#closed) return;
+    for (const conn of this.#all) if (!conn.replaying) conn.send(frame);
   }
 
   /** A bus signal for an id already dispatched (this process's own message coming back) needs no read. */
@@ -206,6 +246,7 @@ export class LiveHub {
     this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
     await this.#unsubscribe?.();
+    await this.#unsubscribeAssignments?.();
     await this.#pumping;
   }
 }

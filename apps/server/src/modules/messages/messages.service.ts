@@ -266,12 +266,15 @@ export class MessagesService {
     };
   }
 
-  /** Assigns a conversation to `operator` (null: unassigns it); audited with the change. */
+  /**
+   * Assigns a conversation to `operator` (null: unassigns it); audited with the change, which every open inbox hears
+   * live (on every replica, through the bus).
+   */
   async assign(conversationUserId: string, operator: Actor, assignee: string | null): Promise<ConversationAssignment> {
-    await this.#db.transaction().execute(async (trx) => {
+    const changed = await this.#db.transaction().execute(async (trx) => {
       const current = await repo.findAssignee(trx, conversationUserId);
       if (!current) throw notFound("This person has not written yet");
-      if (current.assigned_to === assignee) return;
+      if (current.assigned_to === assignee) return false;
       await repo.setAssignee(trx, conversationUserId, assignee, assignee ? new Date().toISOString() : null);
       await audit(
         trx,
@@ -280,7 +283,10 @@ export class MessagesService {
         { type: "conversation", id: conversationUserId },
         { from: current.assigned_to, to: assignee },
       );
+      return true;
     });
+    // Stored before it is told; a lost signal costs an inbox a stale label until its next read, never a wrong one.
+    if (changed) await this.#hub.announceAssignment(conversationUserId).catch(() => undefined);
     const names = await repo.senderNames(this.#db, assignee ? [assignee] : []);
     return { userId: conversationUserId, assignedTo: assigneeOf(assignee, names) };
   }

@@ -52,11 +52,15 @@ export interface SseClient {
   status: number;
   body: string;
   messages: ChatMessage[];
+  /** Every other named event (assignment, …) with its data parsed, in order. */
+  events: { event: string; data: unknown }[];
   ready: Promise<string>;
   /** Settles when the server ends the stream (or it is closed here). */
   ended: Promise<void>;
   isEnded(): boolean;
   waitFor(count: number, timeoutMs?: number): Promise<ChatMessage[]>;
+  /** Waits until `count` events named `event` have arrived. */
+  waitForEvents(event: string, count: number, timeoutMs?: number): Promise<unknown[]>;
   /** Waits until the raw stream has carried `text` (a comment such as ": ping", say) since the last such wait. */
   waitForText(text: string, timeoutMs?: number): Promise<void>;
   close(): void;
@@ -67,6 +71,8 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   const controller = new AbortController();
   const res = await fetch(url, { headers, signal: controller.signal });
   const messages: ChatMessage[] = [];
+  const events: { event: string; data: unknown }[] = [];
+  const named = (event: string) => events.filter((e) => e.event === event).map((e) => e.data);
   let resolveReady: (id: string) => void = () => undefined;
   const ready = new Promise<string>((r) => {
     resolveReady = r;
@@ -93,6 +99,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     status: res.status,
     body: "",
     messages,
+    events,
     ready,
     ended,
     isEnded: () => isEnded,
@@ -102,6 +109,12 @@ export async function openSse(url: string, headers: Record<string, string> = {})
         timeoutMs,
         () => `waited for ${count} messages, got ${messages.length}`,
       ).then(() => messages),
+    waitForEvents: (event, count, timeoutMs = 5000) =>
+      until(
+        () => named(event).length >= count,
+        timeoutMs,
+        () => `waited for ${count} ${event} events, got ${named(event).length}`,
+      ).then(() => named(event)),
     waitForText: (text, timeoutMs = 5000) =>
       until(
         () => {
@@ -135,6 +148,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
           const data = /^data: (.*)$/m.exec(block)?.[1];
           if (event === "message" && data) messages.push(JSON.parse(data) as ChatMessage);
           if (event === "ready" && data) resolveReady((JSON.parse(data) as { lastId: string }).lastId);
+          else if (event && event !== "message" && data) events.push({ event, data: JSON.parse(data) });
           for (const w of waiters) w();
           index = buffer.indexOf("\n\n");
         }

@@ -15,6 +15,8 @@ import { consoleApi } from "../api.ts";
 
 /** Every loaded inbox list, whatever its search and filter (the live stream refreshes them all). */
 export const conversationsKey = ["admin", "inbox", "conversations"] as const;
+/** Every loaded conversation's person panel (profile, progress, assignee). */
+export const personKey = ["admin", "inbox", "person"] as const;
 
 export const inboxQueries = {
   /** One search and filter, page after page ("Load older" asks for the next cursor). */
@@ -34,7 +36,7 @@ export const inboxQueries = {
     }),
   person: (userId: string) =>
     queryOptions({
-      queryKey: ["admin", "inbox", "person", userId],
+      queryKey: [...personKey, userId],
       queryFn: () => consoleApi<ConversationPerson>(`/admin/conversations/${encodeURIComponent(userId)}/person`),
     }),
 };

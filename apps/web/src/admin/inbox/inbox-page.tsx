@@ -22,6 +22,7 @@ import {
   fetchConversationPage,
   inboxQueries,
   markConversationRead,
+  personKey,
   sendReply,
 } from "./inbox-api.ts";
 import "../../components/chat/chat.css";
@@ -39,15 +40,31 @@ export function InboxPage() {
 
   useEffect(() => {
     let timer: number | undefined;
-    return connectLiveMessages({
+    let reconnected = false;
+    const refreshList = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => void client.invalidateQueries({ queryKey: conversationsKey }), 150);
+    };
+    const stop = connectLiveMessages({
       path: "/api/admin/messages/stream",
       token: consoleToken,
       after: null,
-      onMessage: () => {
-        window.clearTimeout(timer);
-        timer = window.setTimeout(() => void client.invalidateQueries({ queryKey: conversationsKey }), 150);
+      onMessage: refreshList,
+      // Another facilitator took or released a conversation: its label in the list and its Assign button.
+      onAssignment: ({ conversation }) => {
+        refreshList();
+        void client.invalidateQueries({ queryKey: conversation ? inboxQueries.person(conversation).queryKey : personKey });
+      },
+      // Assignments are not replayed: after a reconnect, read the list again in case one was missed.
+      onReady: () => {
+        if (reconnected) refreshList();
+        reconnected = true;
       },
     });
+    return () => {
+      window.clearTimeout(timer);
+      stop();
+    };
   }, [client]);
 
   return (
