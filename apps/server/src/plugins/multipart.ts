@@ -1,7 +1,17 @@
-import type { Multipart, MultipartFile } from "@fastify/multipart";
-import type { FastifyRequest } from "fastify";
+import multipart, { type FastifyMultipartOptions, type Multipart, type MultipartFile } from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import { isUnstorableText } from "./input-rules.ts";
+
+/**
+ * Registers @fastify/multipart in `app`, in place of the root's drain-only parser (token-api-body.ts). Call it in
+ * a scope that holds only the routes that read parts: the plugin adds two async hooks (a promise and a microtask
+ * each) to every route of its scope.
+ */
+export async function registerMultipart(app: FastifyInstance, options: FastifyMultipartOptions = {}) {
+  app.removeContentTypeParser("multipart/form-data");
+  await app.register(multipart, options);
+}
 
 /** Busboy limits for one call; the route's registration of @fastify/multipart gives the defaults. */
 export type MultipartLimits = NonNullable<Parameters<FastifyRequest["parts"]>[0]>["limits"];

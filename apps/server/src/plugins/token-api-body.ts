@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import { errorCodes, type FastifyInstance } from "fastify";
 
 /**
  * Spec section 7: token API calls are POST "JSON or multipart". A call that needs no fields must work
@@ -15,6 +15,20 @@ export function installTokenApiBody(app: FastifyInstance) {
       return;
     }
     parseJson(request, String(body), done);
+  });
+
+  // A multipart body on a token API route that reads no parts (POST /api/profile): drained, and the route sees no
+  // fields. Routes that read parts register @fastify/multipart in their own scope (plugins/multipart.ts), which
+  // takes this parser's place there.
+  app.addContentTypeParser("multipart/form-data", (request, payload, done) => {
+    if (!request.routeOptions.config?.envelope) {
+      // What Fastify answers where no parser exists, so each error handler keeps its shape (Supabase's under /auth/v1).
+      done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE("multipart/form-data"));
+      return;
+    }
+    payload.on("error", done);
+    payload.on("end", () => done(null, undefined));
+    payload.resume();
   });
 
   app.addHook("preValidation", (request, _reply, done) => {

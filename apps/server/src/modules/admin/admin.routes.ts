@@ -1,4 +1,3 @@
-import multipart from "@fastify/multipart";
 import {
   adminAnalyticsSchema,
   adminCharacterSchema,
@@ -30,7 +29,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest } from "../../errors.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
-import { multipartFile } from "../../plugins/multipart.ts";
+import { multipartFile, registerMultipart } from "../../plugins/multipart.ts";
 import { requireOperator } from "../auth/guards.ts";
 import { getAnalytics } from "./analytics.service.ts";
 import { arabicMediaRoutes } from "./arabic-media.routes.ts";
@@ -62,9 +61,7 @@ const actor = (request: FastifyRequest): Actor => {
  */
 export async function adminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  if (!app.hasContentTypeParser("multipart/form-data")) {
-    await app.register(multipart, { limits: { fileSize: UPLOAD_LIMITS.video, files: 1, fields: 10, parts: 12 } });
-  }
+  await registerMultipart(app, { limits: { fileSize: UPLOAD_LIMITS.video, files: 1, fields: 10, parts: 12 } });
   app.addHook("onRequest", async (request, reply) => {
     // Which role each route needs is decided in access.ts; this only names the actor for the audit log.
     const auth = await requireOperator(request);

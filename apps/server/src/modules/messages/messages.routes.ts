@@ -1,4 +1,3 @@
-import multipart from "@fastify/multipart";
 import {
   chatMessageSchema,
   clientIdSchema,
@@ -20,7 +19,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, forbidden } from "../../errors.ts";
-import { multipartParts } from "../../plugins/multipart.ts";
+import { multipartParts, registerMultipart } from "../../plugins/multipart.ts";
 import { actorOf } from "../admin/audit.service.ts";
 import { type AuthContext, requireOperator, requireUser } from "../auth/guards.ts";
 import { notifyReply } from "../reminders/push.service.ts";
@@ -50,8 +49,7 @@ const TARGET_FIELDS = ["to", "user", "userId", "user_id", "conversation", "conve
  */
 export async function messageRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // Another module may have registered multipart at the root already; share it if so.
-  if (!app.hasContentTypeParser("multipart/form-data")) await app.register(multipart);
+  await registerMultipart(app);
 
   const { db, database, storage, bus } = app.deps;
   const hub = new LiveHub(db, bus, toChatMessage);

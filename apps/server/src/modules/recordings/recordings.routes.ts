@@ -1,4 +1,3 @@
-import multipart from "@fastify/multipart";
 import {
   envelopeSchema,
   MAX_RECORDING_BYTES,
@@ -12,7 +11,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
-import { multipartParts } from "../../plugins/multipart.ts";
+import { multipartParts, registerMultipart } from "../../plugins/multipart.ts";
 import { requireSelfOrAdmin, requireUser } from "../auth/guards.ts";
 import { sendObject } from "../storage/object-response.ts";
 import {
@@ -37,7 +36,7 @@ const isTooLarge = (error: unknown) =>
 
 /** Users' story recordings: upload (token API), their own list, and playback for the owner and admins. */
 export async function recordingsRoutes(fastify: FastifyInstance) {
-  await fastify.register(multipart, {
+  await registerMultipart(fastify, {
     // One byte over the limit reaches the inspector, which refuses it with a clear 413.
     limits: { fileSize: MAX_RECORDING_BYTES + 1, files: 2, fields: 10, fieldSize: 256, parts: 12, headerPairs: 50 },
   });
