@@ -72,7 +72,10 @@ test("the home shows each story's thumbnail, and the player its video, in the fa
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 }).toBeGreaterThan(0);
 });
 
-test("the landing video follows a switch of the app's language, and so do the preloads of the next screen", async ({ page, lang }) => {
+test("the landing video follows a switch of the app's language, and so do the preloads of the next screen", async ({
+  page,
+  lang,
+}) => {
   const landing = (language: string) =>
     new RegExp(`/storage/v1/object/public/videos/landing${language === "ar" ? "-ar" : ""}\\.mp4$`);
   await page.goto("/landing");
