@@ -117,13 +117,13 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
       throw new AppError("payload_too_large", "The request is larger than this route accepts", { limit: rule.maxBodyBytes });
     }
     const route = `${request.method} ${request.routeOptions.url}`;
-    const byIp = await counter.hit(`write:${route}:ip:${request.ip}`, scaled(rule.perIp));
-    if (byIp) throw tooMany(byIp.retryAfterSeconds);
-    if (!rule.perAccount) return;
-    const account = await accountOf(request);
-    if (!account) return;
-    const byAccount = await counter.hit(`write:${route}:user:${account}`, scaled(rule.perAccount));
-    if (byAccount) throw tooMany(byAccount.retryAfterSeconds);
+    const hits = [{ key: `write:${route}:ip:${request.ip}`, limit: scaled(rule.perIp) }];
+    const account = rule.perAccount ? await accountOf(request) : null;
+    if (rule.perAccount && account) hits.push({ key: `write:${route}:user:${account}`, limit: scaled(rule.perAccount) });
+    // Both counts in one statement (one round trip per write, not two); so a request refused for its address has
+    // still been counted against its account, and the other way round.
+    const refusal = await counter.hitEach(hits);
+    if (refusal) throw tooMany(refusal.retryAfterSeconds);
   }
   // Callback-style hooks that return at once on the routes they do not concern: an async hook costs every
   // request a promise and a microtask turn even when it has nothing to do.
