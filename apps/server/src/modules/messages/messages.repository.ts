@@ -7,8 +7,17 @@ import type { Database, MessagesTable } from "../../db/schema.ts";
 type Db = DB | Kysely<Database> | Transaction<Database>;
 export type MessageRow = Selectable<MessagesTable>;
 
-export async function insertMessage(db: Db, values: Insertable<MessagesTable>): Promise<MessageRow> {
-  return db.insertInto("messages").values(values).returningAll().executeTakeFirstOrThrow();
+/**
+ * Stores a message, unless its sender already stored one with the same `client_id` (a retry): then nothing is
+ * written and the answer is undefined. One statement either way, so a send needs no read before it.
+ */
+export async function insertMessage(db: Db, values: Insertable<MessagesTable>): Promise<MessageRow | undefined> {
+  return db
+    .insertInto("messages")
+    .values(values)
+    .onConflict((oc) => oc.columns(["sender_id", "client_id"]).doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** The storage keys of every voice note in a person's conversation (theirs and the facilitators'). */

@@ -131,6 +131,32 @@ describe("sending and listing", () => {
     expect(b.json().data._id).toBe(a.json().data._id);
     expect(await count(bob.id)).toBe(before + 1);
   });
+
+  it("a retry sent while the first is still being stored gets the same message, and nothing is stored twice", async () => {
+    const before = await count(bob.id);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => sendText(bob, "sent four times at once", { clientId: "retry-key-0002" })),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().data._id)).size).toBe(1);
+    expect(await count(bob.id)).toBe(before + 1);
+  });
+
+  it("a facilitator's clientId used again for another conversation is a conflict, and stores nothing", async () => {
+    const reply = (userId: string) =>
+      app.inject({
+        method: "POST",
+        url: `/api/admin/conversations/${userId}/messages`,
+        headers: admin.headers,
+        payload: { message: "one reply", messageType: "text", clientId: "retry-key-0003" },
+      });
+    expect((await reply(alice.id)).statusCode).toBe(200);
+    const before = await count(bob.id);
+    const elsewhere = await reply(bob.id);
+    expect(elsewhere.statusCode).toBe(409);
+    expect(elsewhere.json()).toMatchObject({ code: "conflict" });
+    expect(await count(bob.id)).toBe(before);
+  });
 });
 
 describe("bad input: a clear error and nothing stored", () => {

@@ -17,7 +17,7 @@ import {
   VOICE_NOTE_MAX_SECONDS,
 } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
-import { type DialectName, isUniqueViolation, lockMessageSequence } from "../../db/dialect.ts";
+import { type DialectName, lockMessageSequence } from "../../db/dialect.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
 import { type Actor, audit } from "../admin/audit.service.ts";
@@ -162,34 +162,29 @@ export class MessagesService {
       }
     }
     const clientId = input.clientId ?? null;
-    if (clientId) {
-      const existing = await repo.findMessageByClientId(this.#db, sender.userId, clientId);
-      if (existing) return { message: this.#sameRequest(existing, conversationUserId), created: false };
-    }
-    let row: MessageRow;
-    try {
-      row = await this.#db.transaction().execute(async (trx) => {
-        await lockMessageSequence(trx, this.#dialect);
-        const inserted = await repo.insertMessage(trx, {
-          user_id: conversationUserId,
-          sender_id: sender.userId,
-          sender_role: sender.role,
-          message_type: type,
-          body,
-          duration_seconds: duration,
-          client_id: clientId,
-          created_at: new Date().toISOString(),
-        });
-        await repo.touchConversation(trx, inserted);
-        return inserted;
+    // No read first: the insert itself skips a clientId this sender already used, and then the message stored the
+    // first time is the answer. The common case, a new message, is one statement before the conversation's.
+    const { row, created } = await this.#db.transaction().execute(async (trx) => {
+      await lockMessageSequence(trx, this.#dialect);
+      const inserted = await repo.insertMessage(trx, {
+        user_id: conversationUserId,
+        sender_id: sender.userId,
+        sender_role: sender.role,
+        message_type: type,
+        body,
+        duration_seconds: duration,
+        client_id: clientId,
+        created_at: new Date().toISOString(),
       });
-    } catch (error) {
-      if (clientId && isUniqueViolation(error)) {
-        const existing = await repo.findMessageByClientId(this.#db, sender.userId, clientId);
-        if (existing) return { message: this.#sameRequest(existing, conversationUserId), created: false };
+      if (inserted) {
+        await repo.touchConversation(trx, inserted);
+        return { row: inserted, created: true };
       }
-      throw error;
-    }
+      const existing = clientId ? await repo.findMessageByClientId(trx, sender.userId, clientId) : undefined;
+      if (!existing) throw new Error("A message was neither stored nor found by its clientId");
+      return { row: existing, created: false };
+    });
+    if (!created) return { message: this.#sameRequest(row, conversationUserId), created: false };
     await this.#hub.announce(row).catch(() => undefined);
     return { message: toChatMessage(row), created: true };
   }
