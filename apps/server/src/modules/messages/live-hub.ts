@@ -62,6 +62,8 @@ export class LiveHub {
   #unsubscribeAssignments: (() => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
+  /** Connections written to since the last flush, corked until then (see #corkUntilFlush). */
+  #corked = new Set<Registered>();
 
   constructor(db: DB, bus: MessageBus, toChat: (row: MessageRow) => ChatMessage) {
     this.#db = db;
@@ -99,7 +101,7 @@ export class LiveHub {
   async announce(row: MessageRow) {
     if (!this.#closed && !this.#pumping && row.id === this.#cursor + 1) {
       this.#cursor = row.id;
-      this.#dispatch(row, null);
+      this.#dispatch(row);
     } else this.poke();
     await this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id }));
   }
@@ -153,10 +155,7 @@ export class LiveHub {
           this.#again = false;
           for (;;) {
             const rows = await listMessagesAfter(this.#db, null, this.#cursor, BATCH);
-            // Several rows at once (a burst): each connection's share leaves in one write.
-            const corked = rows.length > 1 ? new Set<Registered>() : null;
-            for (const row of rows) this.#dispatch(row, corked);
-            for (const conn of corked ?? []) conn.uncork?.();
+            for (const row of rows) this.#dispatch(row);
             if (rows.length > 0) this.#cursor = rows[rows.length - 1]?.id ?? this.#cursor;
             if (rows.length < BATCH) break;
           }
@@ -169,7 +168,7 @@ export class LiveHub {
     })();
   }
 
-  #dispatch(row: MessageRow, corked: Set<Registered> | null) {
+  #dispatch(row: MessageRow) {
     const own = this.#byUser.get(row.user_id);
     if (!own && this.#all.size === 0) return;
     // Serialised once for every connection it goes to.
@@ -184,13 +183,29 @@ export class LiveHub {
         if (row.id <= conn.lastSentId) continue;
         frame ??= sseFrame(this.#toChat(row));
         conn.lastSentId = row.id;
-        if (corked && !corked.has(conn)) {
-          corked.add(conn);
-          conn.cork?.();
-        }
+        this.#corkUntilFlush(conn);
         conn.send(frame);
       }
     }
+  }
+
+  /**
+   * A burst's messages are stored one request after another, and a facilitator's stream gets every one of them:
+   * written as they come, that is one socket write (a system call) per message per stream. Corked until the
+   * event loop has handled the requests that were ready together, each stream's share leaves in one write,
+   * before the loop waits for anything new.
+   */
+  #corkUntilFlush(conn: Registered) {
+    if (this.#corked.has(conn)) return;
+    if (this.#corked.size === 0) setImmediate(() => this.#flush());
+    this.#corked.add(conn);
+    conn.cork?.();
+  }
+
+  #flush() {
+    const corked = this.#corked;
+    this.#corked = new Set();
+    for (const conn of corked) conn.uncork?.();
   }
 
   /**
@@ -244,6 +259,7 @@ export class LiveHub {
 
   async close() {
     this.#closed = true;
+    this.#flush();
     if (this.#timer) clearInterval(this.#timer);
     await this.#unsubscribe?.();
     await this.#unsubscribeAssignments?.();

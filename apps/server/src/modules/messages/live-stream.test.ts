@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../deps.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { type LiveConnection, LiveHub } from "./live-hub.ts";
+import { type MessageRow, maxMessageId } from "./messages.repository.ts";
+import { toChatMessage } from "./messages.service.ts";
 import { listen, openSse } from "./messages.test-helpers.ts";
 
 const HEARTBEAT_MS = 25_000;
@@ -158,5 +161,49 @@ describe("a burst to many streams", () => {
       if (owner === null || owner === families[0]?.id) await sse.waitFor(expectedCount(owner));
     for (const { owner, sse } of streams) expect(sse.messages).toHaveLength(expectedCount(owner));
     for (const { sse } of streams) sse.close();
+  });
+});
+
+describe("writes of a burst", () => {
+  it("messages stored together leave in one write per stream, once the requests that were ready together are handled", async () => {
+    const hub = new LiveHub(app.deps.db, app.deps.bus, toChatMessage);
+    await hub.start();
+    const calls: string[] = [];
+    const tab = (name: string, userId: string | null): LiveConnection => ({
+      userId,
+      lastSentId: 0,
+      send: (frame) => void calls.push(`${name} ${frame.slice(0, frame.indexOf("\n"))}`),
+      cork: () => void calls.push(`${name} cork`),
+      uncork: () => void calls.push(`${name} uncork`),
+    });
+    await hub.connect(tab("facilitator", null), null);
+    await hub.connect(tab("family", "u1"), null);
+    const last = await maxMessageId(app.deps.db);
+    const row = (id: number, userId: string): MessageRow => ({
+      id,
+      user_id: userId,
+      sender_id: userId,
+      sender_role: "user",
+      message_type: "text",
+      body: `message ${id}`,
+      duration_seconds: null,
+      client_id: null,
+      created_at: new Date().toISOString(),
+    });
+    // Three sends finishing in one turn of the event loop, as in a burst (the hub announces what this process stored).
+    await Promise.all([hub.announce(row(last + 1, "u1")), hub.announce(row(last + 2, "u2")), hub.announce(row(last + 3, "u1"))]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls).toEqual([
+      "family cork",
+      `family id: ${last + 1}`,
+      "facilitator cork",
+      `facilitator id: ${last + 1}`,
+      `facilitator id: ${last + 2}`,
+      `family id: ${last + 3}`,
+      `facilitator id: ${last + 3}`,
+      "family uncork",
+      "facilitator uncork",
+    ]);
+    await hub.close();
   });
 });
