@@ -65,4 +65,19 @@ describe("preloads of a screen's HTML", () => {
     expect(await linkOf("/api/nothing-here")).toBe("");
     expect(await linkOf("/missing.js")).toBe("");
   });
+
+  it("a preloads.json being written (not JSON yet) leaves the HTML without preloads, never a 500", async () => {
+    const broken = mkdtempSync(join(tmpdir(), "hikaya-preloads-broken-"));
+    writeFileSync(join(broken, "index.html"), "<!doctype html><title>Hikaya</title>");
+    writeFileSync(join(broken, "preloads.json"), '{"routes": [');
+    const other = await createTestApp({ WEB_DIST_DIR: broken });
+    try {
+      const res = await other.app.inject({ url: "/login" });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.link).toBeUndefined();
+    } finally {
+      await other.close();
+      rmSync(broken, { recursive: true, force: true });
+    }
+  });
 });

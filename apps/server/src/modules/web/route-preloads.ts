@@ -77,11 +77,20 @@ export class RoutePreloads {
     if (mtimeMs === this.#mtimeMs) return;
     this.#mtimeMs = mtimeMs;
     this.#links.clear();
-    const parsed = mtimeMs ? preloadsSchema.safeParse(JSON.parse(readFileSync(this.#file, "utf8"))) : null;
+    const parsed = mtimeMs ? preloadsSchema.safeParse(readJson(this.#file)) : null;
     this.#screens = parsed?.success
       ? parsed.data.routes.map((r) => ({ pattern: patternOf(r.path), files: r.files, namespaces: r.namespaces }))
       : [];
     this.#locales = parsed?.success ? parsed.data.locales : {};
+  }
+}
+
+/** The file's JSON, or null when it cannot be read (a build still writing it): the HTML then goes without preloads. */
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
   }
 }
 
