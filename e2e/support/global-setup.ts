@@ -24,7 +24,7 @@ export async function startServer(
 ): Promise<{ url: string; process: ChildProcess; dataDir: string; stop(): Promise<void> }> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "hikaya-e2e-"));
   const port = await freePort();
-  const child = spawn(process.execPath, [join(root, "apps/server/src/main.mjs")], {
+  const child = spawn(process.execPath, [process.env.E2E_SERVER_MAIN ?? join(root, "apps/server/dist/main.mjs")], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -78,8 +78,19 @@ export default async function globalSetup() {
     if (build.status !== 0) throw new Error("web build failed");
   }
   process.env.E2E_WEB_DIST = webDist;
+  // The server as `npm start` runs it: the bundle, built for this run beside apps/server/src (its depth matters,
+  // see apps/server/build.ts), so the tests drive what operators run.
+  const serverDist = process.env.E2E_SERVER_MAIN ? undefined : mkdtempSync(join(root, "apps/server/dist-e2e-"));
+  if (serverDist) {
+    const build = spawnSync(process.execPath, [join(root, "apps/server/build.ts"), serverDist], { stdio: "inherit" });
+    if (build.status !== 0) throw new Error("server build failed");
+    process.env.E2E_SERVER_MAIN = join(serverDist, "main.mjs");
+  }
   const server = await startServer({ WEB_DIST_DIR: webDist });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = server.dataDir;
-  return async () => server.stop();
+  return async () => {
+    await server.stop();
+    if (serverDist) rmSync(serverDist, { recursive: true, force: true });
+  };
 }
