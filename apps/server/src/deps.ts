@@ -10,6 +10,7 @@ import type { MessageProvider } from "./infrastructure/sms/sms-provider.ts";
 import type { AccessTokens } from "./modules/auth/access-tokens.ts";
 import type { AccountService } from "./modules/auth/account.service.ts";
 import type { AuthService } from "./modules/auth/auth.service.ts";
+import type { LiveSessions } from "./modules/auth/live-sessions.ts";
 import type { SigningKeys } from "./modules/auth/signing-keys.ts";
 
 /** What every module may use. Built once at start-up; tests build their own. */
@@ -26,7 +27,7 @@ export interface AppDeps {
     keys: SigningKeys;
     tokens: AccessTokens;
     /** Whether a session is still signed in; access tokens of ended sessions are refused. */
-    sessions: { isActive(sessionId: string): Promise<boolean> };
+    sessions: Pick<LiveSessions, "isActive" | "knownActive">;
     /** Accounts, sessions, codes, MFA and admin operations behind /auth/v1 and the phone-number API. */
     service: AuthService;
     /** The spec's phone-number API (/api/sign-up, send-otp, verify-otp, reset and change password, users). */

@@ -56,6 +56,11 @@ export class MirrorCache<V> {
     }
   }
 
+  /** The value held for `key`, without reading: undefined when not held or while changes may go unheard. */
+  peek(key: string): V | undefined {
+    return this.#live() ? this.#entries.get(key) : undefined;
+  }
+
   /** Forgets one key (a value that has run out by itself, or a person's changed rows). */
   forget(key: string): void {
     this.#entries.delete(key);

@@ -85,6 +85,12 @@ export class AccessTokens {
     return { token, expiresAt: exp };
   }
 
+  /** The claims of a token verified before and not yet expired, from memory; else undefined (call verify). */
+  verifiedClaims(token: string): AccessTokenClaims | undefined {
+    const cached = this.#verified.get(token);
+    return cached && cached.exp * 1000 > Date.now() ? cached : undefined;
+  }
+
   /** Verifies signature, expiry and audience. Throws AppError('token_expired' | 'unauthorized'). */
   async verify(token: string): Promise<AccessTokenClaims> {
     const cached = this.#verified.get(token);

@@ -31,7 +31,7 @@ export async function createAuthDeps(config: Config, db: DB, keys: SigningKeys, 
   const limiter = new RateLimiter(db, config.auth.rateLimitFactor);
   const deps = { repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config };
   const service = new AuthService(deps);
-  const sessions: { isActive(sessionId: string): Promise<boolean> } = live;
+  const sessions: Pick<LiveSessions, "isActive" | "knownActive"> = live;
   return {
     keys,
     tokens,

@@ -134,31 +134,30 @@ export async function gotrueRoutes(app: FastifyInstance) {
   });
   app.setNotFoundHandler((request, reply) => sendAuthError(request, reply, new AuthError(404, "not_found", "Not Found")));
 
-  app.addHook("onRequest", async (request, reply) => {
+  const isOpen = (request: FastifyRequest) =>
+    OPEN_ROUTES.has((request.routeOptions.url ?? request.url).replace(/^\/auth\/v1/, "").split("?")[0] ?? "");
+  const invalidKey = (reply: FastifyReply) =>
+    reply.status(401).send({ message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." });
+  // Callback style: with the anon or service-role key (nearly every request) it finishes without a promise.
+  app.addHook("onRequest", (request, reply, done) => {
     const version = request.headers[API_VERSION_HEADER];
     if (typeof version === "string") {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(version) || Number.isNaN(Date.parse(version)))
-        throw new AuthError(400, "validation_failed", `Invalid ${"X-Supabase-Api-Version"} header`);
+        return done(new AuthError(400, "validation_failed", `Invalid ${"X-Supabase-Api-Version"} header`));
       reply.header("X-Supabase-Api-Version", version);
     }
-    if (request.method === "OPTIONS") return;
-    const path = (request.routeOptions.url ?? request.url).replace(/^\/auth\/v1/, "").split("?")[0] ?? "";
-    if (OPEN_ROUTES.has(path)) return;
+    if (request.method === "OPTIONS" || isOpen(request)) return done();
     const apikey = request.headers.apikey ?? queryOf(request).apikey;
     if (typeof apikey !== "string" || apikey === "")
       return reply
         .status(401)
         .send({ message: "No API key found in request", hint: "No `apikey` request header or url param was found." });
-    if (!(await isRoleKey(apikey)))
-      return reply
-        .status(401)
-        .send({ message: "Invalid API key", hint: "Double check your Supabase `anon` or `service_role` API key." });
+    if (apikey === keys.anonKey || safeEqual(apikey, keys.serviceRoleKey)) return done();
+    app.deps.auth.tokens.verifyRoleKey(apikey).then(
+      (role) => (role === null ? invalidKey(reply) : done()),
+      (error: unknown) => done(error as Error),
+    );
   });
-
-  async function isRoleKey(value: string): Promise<boolean> {
-    if (value === keys.anonKey || safeEqual(value, keys.serviceRoleKey)) return true;
-    return (await app.deps.auth.tokens.verifyRoleKey(value)) !== null;
-  }
 
   const caller = (request: FastifyRequest): Promise<Caller> => service().sessions.authenticate(accessTokenOf(request));
 
@@ -280,10 +279,16 @@ export async function gotrueRoutes(app: FastifyInstance) {
     return user ? service().accounts.viewUntil(user) : null;
   });
   app.addHook("onClose", async () => userViews.stop());
-  app.get("/user", async (request, reply) => {
-    const json = await userViews.userJson(accessTokenOf(request));
-    if (json) return reply.type("application/json; charset=utf-8").send(json);
-    return service().accounts.view((await caller(request)).user);
+  const sendUserJson = (reply: FastifyReply, json: Buffer) => reply.type("application/json; charset=utf-8").send(json);
+  // Not an async handler: the answer from memory is sent without a promise or a microtask turn.
+  app.get("/user", (request, reply) => {
+    const token = accessTokenOf(request);
+    const held = token ? userViews.heldJson(token) : undefined;
+    if (held) return sendUserJson(reply, held);
+    return userViews.userJson(token).then(async (json) => {
+      if (json) return sendUserJson(reply, json);
+      return service().accounts.view((await caller(request)).user);
+    });
   });
 
   app.put("/user", async (request) => {

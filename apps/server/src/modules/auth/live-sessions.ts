@@ -65,16 +65,22 @@ export class LiveSessions {
     return this.#bytes;
   }
 
-  async isActive(sessionId: string): Promise<boolean> {
+  /**
+   * True when memory alone says the session is live (held, not idle past its limit, signals from other replicas
+   * being heard); false means "ask isActive", not "ended". Synchronous, for answers served from memory.
+   */
+  knownActive(sessionId: string): boolean {
     // While this replica may be missing other replicas' signals, only the database can say.
     const cached = this.#bus && !this.#bus.live ? undefined : this.#entries.get(sessionId);
-    if (cached) {
-      if (cached.idleUntil <= this.#now()) return false;
-      // Most recently used goes last: Map keeps insertion order, so the first key is the one to evict.
-      this.#entries.delete(sessionId);
-      this.#entries.set(sessionId, cached);
-      return true;
-    }
+    if (!cached || cached.idleUntil <= this.#now()) return false;
+    // Most recently used goes last: Map keeps insertion order, so the first key is the one to evict.
+    this.#entries.delete(sessionId);
+    this.#entries.set(sessionId, cached);
+    return true;
+  }
+
+  async isActive(sessionId: string): Promise<boolean> {
+    if (this.knownActive(sessionId)) return true;
     const epoch = this.#epoch;
     const row = await this.#lookup(sessionId);
     if (!row || row.idleUntil <= this.#now()) return false;

@@ -37,6 +37,17 @@ export async function startUserViewCache(
     return found && { json: Buffer.from(JSON.stringify(found.view)), until: found.until };
   };
 
+  /**
+   * The caller's user object when memory alone has all of it (a token verified before, a session known live, a
+   * view held and current), without a promise: the usual page load's answer. Undefined: call userJson.
+   */
+  function heldJson(token: string): Buffer | undefined {
+    const claims = deps.auth.tokens.verifiedClaims(token);
+    if (!claims || !deps.auth.sessions.knownActive(claims.session_id)) return undefined;
+    const held = cache.peek(claims.sub);
+    return held && held.until > Date.now() ? held.json : undefined;
+  }
+
   /** The caller's user object as JSON bytes, or null when the full path must answer. */
   async function userJson(token: string | null): Promise<Buffer | null> {
     if (!token) return null;
@@ -55,5 +66,5 @@ export async function startUserViewCache(
     }
     return held?.json ?? null;
   }
-  return { userJson, stop };
+  return { heldJson, userJson, stop };
 }
