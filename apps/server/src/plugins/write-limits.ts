@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import { FixedWindowCounter, type WindowLimit } from "../infrastructure/rate-limit/fixed-window.ts";
 import { accessTokenOf } from "../modules/auth/guards.ts";
+import { addRouteOnRequest } from "./route-hooks.ts";
 
 /**
  * Every write a visitor or a user can make, with its rate per IP and per account (production values;
@@ -99,8 +100,12 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
       if (limit) {
         matched.add(key);
         route.config = { ...(route.config ?? {}), writeLimit: limit };
+        addRouteOnRequest(route, limitWrites);
       }
-      if (LIVE_STREAM_ROUTES.has(key)) route.config = { ...(route.config ?? {}), liveStream: true };
+      if (LIVE_STREAM_ROUTES.has(key)) {
+        route.config = { ...(route.config ?? {}), liveStream: true };
+        addRouteOnRequest(route, capStreams);
+      }
     }
   });
   app.addHook("onReady", async () => {
@@ -125,13 +130,13 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
     const refusal = await counter.hitEach(hits);
     if (refusal) throw tooMany(refusal.retryAfterSeconds);
   }
-  // Callback-style hooks that return at once on the routes they do not concern: an async hook costs every
-  // request a promise and a microtask turn even when it has nothing to do.
-  app.addHook("onRequest", (request, reply, done) => {
+  // Hooks of the limited routes only (addRouteOnRequest). Callback style: a route registered for several methods
+  // shares its config, and a method without a limit passes without a promise.
+  function limitWrites(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
     const rule = request.routeOptions.config?.writeLimit;
     if (!rule) return done();
     limit(request, reply, rule).then(() => done(), done);
-  });
+  }
 
   // Open streams are held by this process, so this process counts them.
   const open = new Map<string, number>();
@@ -147,8 +152,8 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
       else open.set(account, left);
     });
   }
-  app.addHook("onRequest", (request, reply, done) => {
+  function capStreams(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
     if (!request.routeOptions.config?.liveStream) return done();
     holdStream(request, reply).then(() => done(), done);
-  });
+  }
 }

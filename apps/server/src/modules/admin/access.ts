@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { forbidden, unauthorized } from "../../errors.ts";
+import { addRouteOnRequest } from "../../plugins/route-hooks.ts";
 import { type AuthContext, accessTokenOf, authOfToken, type OperatorRole, optionalUser } from "../auth/guards.ts";
 
 /**
@@ -120,6 +121,7 @@ export function registerAdminAccess(app: FastifyInstance): void {
       if (!ADMIN_ROUTE_ROLES[key]) throw new Error(`${key} has no role rule in modules/admin/access.ts`);
       if (method !== "HEAD" && !keys.includes(key)) keys.push(key);
     }
+    addRouteOnRequest(route, checkAccess);
   });
   const check = async (request: FastifyRequest, url: string) => {
     const key = keyOf(request.method, url);
@@ -128,10 +130,8 @@ export function registerAdminAccess(app: FastifyInstance): void {
     if (!auth) throw unauthorized("Please log in.");
     if (!needed || !roleAllows(auth.operatorRole, needed)) throw forbidden("Your role does not allow this");
   };
-  // Callback style, so that the requests it does not concern (all but /api/admin) pay no promise for it.
-  app.addHook("onRequest", (request, _reply, done) => {
-    const url = request.routeOptions.url;
-    if (!url?.startsWith(ADMIN_PREFIX)) return done();
-    check(request, url).then(() => done(), done);
-  });
+  // A hook of the /api/admin routes only (addRouteOnRequest): no other request pays for it.
+  function checkAccess(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+    check(request, request.routeOptions.url as string).then(() => done(), done);
+  }
 }
