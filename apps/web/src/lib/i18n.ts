@@ -175,7 +175,11 @@ function remember(lang: Language) {
   } catch {
     // nowhere to keep it: the next visit detects again
   }
-  // For the server, which names this language's strings among the screen's preloads (the choice itself is above).
+  tellServer(lang);
+}
+
+/** For the server, which names this language's strings among a screen's preloads (the choice itself is kept above). */
+function tellServer(lang: Language) {
   // biome-ignore lint/suspicious/noDocumentCookie: a fixed language code, and the Cookie Store API is not in every browser the app supports
   if (typeof document !== "undefined") document.cookie = `${LANGUAGE_COOKIE}=${lang}; path=/; max-age=31536000; samesite=lax`;
 }
@@ -200,7 +204,12 @@ let started: Promise<unknown> | undefined;
 /** Sets the page's language and direction and loads the common strings; the app renders once they are in. */
 export function initI18n(): Promise<unknown> {
   if (!started) {
-    if (typeof document !== "undefined") applyDocumentLanguage(language);
+    if (typeof document !== "undefined") {
+      applyDocumentLanguage(language);
+      // A choice kept before the cookie existed: the server learns it now, not at the person's next switch.
+      const choice = asLanguage(stored());
+      if (choice && !document.cookie.split("; ").includes(`${LANGUAGE_COOKIE}=${choice}`)) tellServer(choice);
+    }
     started = load(language, wanted);
   }
   return started;
