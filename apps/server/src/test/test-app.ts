@@ -6,6 +6,8 @@ import pg from "pg";
 import { buildApp } from "../app.ts";
 import { type Config, loadConfig } from "../config.ts";
 import type { App } from "../deps.ts";
+import { PostgresBus } from "../infrastructure/bus/postgres-bus.ts";
+import { SESSIONS_ENDED_CHANNEL } from "../modules/auth/live-sessions.ts";
 
 /**
  * A real app on a fresh database for one test file: SQLite in a temporary DATA_DIR by default, or a
@@ -84,12 +86,27 @@ export interface TwoReplicas extends TestApp {
  * On PostgreSQL replica B hears of A's writes only through the bus; on SQLite both are in this process on one file.
  * `close()` stops both and drops the database.
  */
+/**
+ * Waits until every app's bus has heard the others announce themselves (at most 5 s): a process learns its peers
+ * a moment after it connects, and a confirmed publish waits only for the peers it knows.
+ */
+async function knowEachOther(apps: App[]): Promise<void> {
+  const buses = apps.map((app) => app.deps.bus).filter((bus): bus is PostgresBus => bus instanceof PostgresBus);
+  if (buses.length < 2) return;
+  const deadline = Date.now() + 5000;
+  while (!buses.every((bus) => bus.listeners(SESSIONS_ENDED_CHANNEL) >= buses.length)) {
+    if (Date.now() > deadline) throw new Error("the replicas' buses did not hear each other within 5 s");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export async function twoReplicas(env: Record<string, string> = {}): Promise<TwoReplicas> {
   const first = await createTestApp(env);
   let replica: App | undefined;
   try {
     replica = await createReplica(first.config);
     await replica.ready();
+    await knowEachOther([first.app, replica]);
   } catch (error) {
     await replica?.close();
     await first.close();

@@ -93,7 +93,8 @@ describe.runIf(testDialect() === "postgres")("PostgreSQL LISTEN/NOTIFY bus", () 
       await c.subscribe("hikaya_other", () => undefined);
       // a listens too (on another channel), so it hears the others announce themselves.
       await a.subscribe("hikaya_other", () => undefined);
-      await waitFor(() => a.live && b.live && c.live);
+      // Live, and a has heard b and c announce the channel (their answers to its "who" can come after its own).
+      await waitFor(() => a.live && b.live && c.live && a.listeners("hikaya_confirm") === 2);
       for (let i = 0; i < 20; i++) {
         await a.publish("hikaya_confirm", `m${i}`, { confirm: true });
         // No waiting: the subscribers on the other connections have already run.

@@ -61,6 +61,17 @@ export class PostgresBus implements MessageBus {
     return this.#client !== null && self !== undefined && Date.now() - self.seen < PEER_TIMEOUT_MS;
   }
 
+  /**
+   * How many processes a confirmed publish on `channel` would wait for now: those heard announcing it lately. A
+   * process learns its peers from their announcements, which arrive a moment after it connects.
+   */
+  listeners(channel: string): number {
+    const now = Date.now();
+    let count = 0;
+    for (const peer of this.#peers.values()) if (now - peer.seen < PEER_TIMEOUT_MS && peer.channels.has(channel)) count++;
+    return count;
+  }
+
   async publish(channel: string, payload: string, options?: { confirm?: boolean }) {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid channel name ${channel}`);
     if (!options?.confirm) {
