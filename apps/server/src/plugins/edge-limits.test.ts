@@ -3,10 +3,11 @@ import { connect } from "node:net";
 import { errorBodySchema } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
+import { LIVE_STREAMS_PER_ACCOUNT } from "../modules/messages/messages.stream.ts";
 import { createReplica, createTestApp, type TestApp } from "../test/test-app.ts";
 import { createTestUser, type TestUser } from "../test/test-users.ts";
 import { mediaOrigins } from "./security-headers.ts";
-import { LIVE_STREAMS_PER_ACCOUNT, WRITE_LIMITS } from "./write-limits.ts";
+import { WRITE_LIMITS } from "./write-limits.ts";
 
 // The limits of the HTTP edge at their production values (RATE_LIMIT_FACTOR=1), behind one load balancer
 // (TRUST_PROXY=1), with a 1 s body timeout so "a slow body is cut" takes a second.
@@ -229,6 +230,24 @@ describe("live-chat streams per account", () => {
     expect(again.res.status).toBe(200);
     again.close();
     for (const s of streams) s.close();
+  });
+
+  it("counts tabs opening at the same moment too: one over the cap is refused, whichever it is", async () => {
+    const person = await createTestUser(t.app, { admin: true });
+    const controllers: AbortController[] = [];
+    const open = (path: string) => {
+      const controller = new AbortController();
+      controllers.push(controller);
+      return fetch(`${base}${path}`, { headers: person.headers, signal: controller.signal });
+    };
+    // Both stream routes count for the same person.
+    const answers = await Promise.all(
+      Array.from({ length: LIVE_STREAMS_PER_ACCOUNT + 1 }, (_, i) =>
+        open(i % 2 ? "/api/messages/stream" : "/api/admin/messages/stream"),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([...Array(LIVE_STREAMS_PER_ACCOUNT).fill(200), 429]);
+    for (const c of controllers) c.abort();
   });
 });
 

@@ -61,15 +61,10 @@ export const WRITE_LIMITS: Record<string, { perIp: WindowLimit; perAccount?: Win
   },
 };
 
-/** Live-chat streams one account may hold open at once on one server (tabs, devices, a reconnect in flight). */
-export const LIVE_STREAMS_PER_ACCOUNT = 5;
-const LIVE_STREAM_ROUTES = new Set(["GET /api/messages/stream", "GET /api/admin/messages/stream"]);
-
 declare module "fastify" {
   interface FastifyContextConfig {
     /** Set from WRITE_LIMITS at start-up. */
     writeLimit?: (typeof WRITE_LIMITS)[string];
-    liveStream?: boolean;
   }
 }
 
@@ -102,10 +97,6 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
         route.config = { ...(route.config ?? {}), writeLimit: limit };
         addRouteOnRequest(route, limitWrites);
       }
-      if (LIVE_STREAM_ROUTES.has(key)) {
-        route.config = { ...(route.config ?? {}), liveStream: true };
-        addRouteOnRequest(route, capStreams);
-      }
     }
   });
   app.addHook("onReady", async () => {
@@ -130,30 +121,11 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
     const refusal = await counter.hitEach(hits);
     if (refusal) throw tooMany(refusal.retryAfterSeconds);
   }
-  // Hooks of the limited routes only (addRouteOnRequest). Callback style: a route registered for several methods
+  // A hook of the limited routes only (addRouteOnRequest). Callback style: a route registered for several methods
   // shares its config, and a method without a limit passes without a promise.
   function limitWrites(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
     const rule = request.routeOptions.config?.writeLimit;
     if (!rule) return done();
     limit(request, reply, rule).then(() => done(), done);
-  }
-
-  // Open streams are held by this process, so this process counts them.
-  const open = new Map<string, number>();
-  async function holdStream(request: FastifyRequest, reply: FastifyReply) {
-    const account = await accountOf(request);
-    if (!account) return;
-    const count = open.get(account) ?? 0;
-    if (count >= LIVE_STREAMS_PER_ACCOUNT) throw tooMany(5);
-    open.set(account, count + 1);
-    reply.raw.once("close", () => {
-      const left = (open.get(account) ?? 1) - 1;
-      if (left <= 0) open.delete(account);
-      else open.set(account, left);
-    });
-  }
-  function capStreams(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) {
-    if (!request.routeOptions.config?.liveStream) return done();
-    holdStream(request, reply).then(() => done(), done);
   }
 }

@@ -210,16 +210,12 @@ export class LiveHub {
 
   /**
    * Adds a connection and replays what it missed (ids after `after`) from the database before going
-   * live. Messages that arrive during the replay are held and then sent in order, each once.
+   * live. Messages that arrive during the replay are held and then sent in order, each once. `disconnect`
+   * takes it out again (also when the replay fails).
    */
-  async connect(conn: LiveConnection, after: number | null): Promise<() => void> {
+  async connect(conn: LiveConnection, after: number | null): Promise<void> {
     const registered: Registered = Object.assign(conn, { replaying: [] as MessageRow[] });
-    const set = conn.userId === null ? this.#all : this.#setFor(conn.userId);
-    set.add(registered);
-    const remove = () => {
-      set.delete(registered);
-      if (conn.userId !== null && set.size === 0) this.#byUser.delete(conn.userId);
-    };
+    (conn.userId === null ? this.#all : this.#setFor(conn.userId)).add(registered);
     try {
       if (after === null) {
         registered.lastSentId = await maxMessageId(this.#db, conn.userId);
@@ -242,10 +238,21 @@ export class LiveHub {
         conn.send(sseFrame(this.#toChat(row)));
       }
     } catch (error) {
-      remove();
+      this.disconnect(conn);
       throw error;
     }
-    return remove;
+  }
+
+  /** Takes a connection out (a closed stream); nothing more is written to it. Idempotent. */
+  disconnect(conn: LiveConnection) {
+    if (conn.userId === null) {
+      this.#all.delete(conn as Registered);
+      return;
+    }
+    const set = this.#byUser.get(conn.userId);
+    if (!set) return;
+    set.delete(conn as Registered);
+    if (set.size === 0) this.#byUser.delete(conn.userId);
   }
 
   #setFor(userId: string) {

@@ -1,3 +1,6 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import type { ChatMessage } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../deps.ts";
@@ -68,6 +71,44 @@ describe("the shared heartbeat", () => {
     // The old token no longer opens a stream.
     const again = await streamOf(carol);
     expect(again.status).toBe(401);
+  });
+});
+
+describe("what an open stream keeps", () => {
+  it("lets go of the response (with Fastify's request and reply) and of the request's headers once its head is written", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const seen: { req: IncomingMessage; res: WeakRef<ServerResponse> }[] = [];
+    const watch = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.startsWith("/api/messages/stream")) seen.push({ req, res: new WeakRef(res) });
+    };
+    app.server.prependListener("request", watch);
+    const erin = await createTestUser(app);
+    const e = await openSse(`${base}/api/messages/stream?access_token=${erin.token}`, { "x-client-note": "n".repeat(500) });
+    await e.ready;
+    app.server.off("request", watch);
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    expect(seen).toHaveLength(1);
+    const [{ req, res }] = seen as [(typeof seen)[0]];
+    expect(res.deref()).toBeUndefined();
+    // Node's server keeps the request it parsed until the connection closes: without the headers or the token.
+    expect(req.rawHeaders).toEqual([]);
+    expect(req.headers).toEqual({});
+    expect(req.url).toBe("/api/messages/stream");
+
+    // The stream itself is as live as ever.
+    const sent = await app.inject({
+      method: "POST",
+      url: "/api/message/send",
+      headers: erin.headers,
+      payload: { message: "still delivered", messageType: "text" },
+    });
+    expect(sent.statusCode).toBe(200);
+    expect((await e.waitFor(1)).map((m) => m.message)).toEqual(["still delivered"]);
+    e.close();
   });
 });
 

@@ -55,7 +55,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   const hub = new LiveHub(db, bus, toChatMessage);
   await hub.start();
   const service = new MessagesService(db, database.dialect, storage, hub);
-  const streams = new LiveStreams((sessionId) => app.deps.auth.sessions.isActive(sessionId));
+  const streams = new LiveStreams(hub, (sessionId) => app.deps.auth.sessions.isActive(sessionId));
   app.addHook("preClose", async () => {
     streams.close();
     await hub.close();
@@ -216,12 +216,12 @@ export async function messageRoutes(fastify: FastifyInstance) {
         summary: "Live messages of the caller's conversation (SSE; ?access_token=, Last-Event-ID or ?after=)",
       },
     },
-    async (request, reply) => openLiveStream(request, reply, hub, "own", streams),
+    async (request, reply) => openLiveStream(request, reply, "own", streams),
   );
   app.get(
     "/admin/messages/stream",
     { logLevel: "warn", schema: { tags: ["messages"], summary: "Facilitators: live messages of every conversation (SSE)" } },
-    async (request, reply) => openLiveStream(request, reply, hub, "all", streams),
+    async (request, reply) => openLiveStream(request, reply, "all", streams),
   );
 
   app.get(

@@ -6,6 +6,8 @@ import { accessTokenOf, operatorRoleOf } from "../auth/guards.ts";
 import type { LiveConnection, LiveHub } from "./live-hub.ts";
 
 const HEARTBEAT_MS = 25_000;
+/** Live-chat streams one person may hold open at once on one server (tabs, devices, a reconnect in flight). */
+export const LIVE_STREAMS_PER_ACCOUNT = 5;
 /** How long a browser waits before reconnecting (EventSource `retry:`). */
 const RETRY_MS = 1500;
 
@@ -48,32 +50,35 @@ function endStreamOfSocket(this: StreamSocket) {
 /**
  * One open stream. Thousands stay open for hours, so each is one small object writing straight to its socket:
  * no timer, no closures, no Node/Fastify response buffering per stream (the response head and the chunk framing
- * are written here, in the format ServerResponse would use). A response without a TCP socket of its own (an
- * injected request) goes through ServerResponse as usual.
+ * are written here, in the format ServerResponse would use), and once its head is written, no response object
+ * at all (see detach). A response without a TCP socket of its own (an injected request) goes through
+ * ServerResponse as usual.
  */
 class LiveStream implements LiveConnection {
-  userId: string | null;
+  readonly userId: string | null;
   lastSentId = 0;
   replaying: LiveConnection["replaying"] = null;
   closed = false;
-  remove: (() => void) | null = null;
+  /** The person holding it (a facilitator's own id when the stream follows every conversation): the cap counts these. */
+  readonly accountId: string;
   readonly sessionId: string;
   /** Token expiry, ms since the epoch (0: none). */
   readonly expiresAt: number;
   readonly #streams: LiveStreams;
   readonly #socket: StreamSocket | null;
-  readonly #raw: ServerResponse;
+  /** Only without a socket of its own (injected). */
+  readonly #raw: ServerResponse | null;
 
   constructor(
     streams: LiveStreams,
-    raw: ServerResponse,
-    socket: Socket | null,
-    who: { userId: string | null; sessionId: string; expiresAt: number },
+    out: { socket: StreamSocket } | { raw: ServerResponse },
+    who: { userId: string | null; accountId: string; sessionId: string; expiresAt: number },
   ) {
     this.#streams = streams;
-    this.#raw = raw;
-    this.#socket = socket;
+    this.#socket = "socket" in out ? out.socket : null;
+    this.#raw = "raw" in out ? out.raw : null;
     this.userId = who.userId;
+    this.accountId = who.accountId;
     this.sessionId = who.sessionId;
     this.expiresAt = who.expiresAt;
   }
@@ -81,13 +86,13 @@ class LiveStream implements LiveConnection {
   send(frame: string) {
     if (this.closed) return;
     if (this.#socket) this.#socket.write(bytesOf(frame));
-    else this.#raw.write(frame);
+    else this.#raw?.write(frame);
   }
 
   ping() {
     if (this.closed) return;
     if (this.#socket) this.#socket.write(PING);
-    else this.#raw.write(PING_TEXT);
+    else this.#raw?.write(PING_TEXT);
   }
 
   cork() {
@@ -102,11 +107,10 @@ class LiveStream implements LiveConnection {
   end() {
     if (this.closed) return;
     this.closed = true;
-    this.remove?.();
     this.#streams.delete(this);
     const socket = this.#socket;
     if (!socket) {
-      if (!this.#raw.writableEnded) this.#raw.end();
+      if (this.#raw && !this.#raw.writableEnded) this.#raw.end();
       return;
     }
     socket.off("close", endStreamOfSocket);
@@ -117,16 +121,20 @@ class LiveStream implements LiveConnection {
 }
 
 /**
- * The open streams of this process. One timer for all of them: it keeps proxies from timing the streams out and
- * ends each once its session is signed out or its token expires; the browser then reconnects with its current
- * token (or is refused).
+ * The open streams of this process: the hub's connections, counted per person for the cap, and one timer for all
+ * of them: it keeps proxies from timing the streams out and ends each once its session is signed out or its token
+ * expires; the browser then reconnects with its current token (or is refused).
  */
 export class LiveStreams {
   readonly #open = new Set<LiveStream>();
+  /** Open streams per account (LIVE_STREAMS_PER_ACCOUNT). */
+  readonly #perAccount = new Map<string, number>();
+  readonly #hub: LiveHub;
   readonly #isActive: (sessionId: string) => Promise<boolean>;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(isActive: (sessionId: string) => Promise<boolean>, heartbeatMs = HEARTBEAT_MS) {
+  constructor(hub: LiveHub, isActive: (sessionId: string) => Promise<boolean>, heartbeatMs = HEARTBEAT_MS) {
+    this.#hub = hub;
     this.#isActive = isActive;
     this.#timer = setInterval(() => this.heartbeat(), heartbeatMs);
     this.#timer.unref();
@@ -136,12 +144,29 @@ export class LiveStreams {
     return this.#open.size;
   }
 
+  get hub() {
+    return this.#hub;
+  }
+
+  /**
+   * Takes one of the person's stream places, or refuses with 429 when they hold them all. Checked and taken in one
+   * turn of the event loop (the stream is added right after, with nothing awaited between), so tabs opening together
+   * cannot all pass it.
+   */
   add(stream: LiveStream) {
+    const held = this.#perAccount.get(stream.accountId) ?? 0;
+    if (held >= LIVE_STREAMS_PER_ACCOUNT)
+      throw new AppError("rate_limited", "Too many requests. Please wait a moment and try again.", { retryAfterSeconds: 5 });
+    this.#perAccount.set(stream.accountId, held + 1);
     this.#open.add(stream);
   }
 
   delete(stream: LiveStream) {
-    this.#open.delete(stream);
+    if (!this.#open.delete(stream)) return;
+    this.#hub.disconnect(stream);
+    const left = (this.#perAccount.get(stream.accountId) ?? 1) - 1;
+    if (left <= 0) this.#perAccount.delete(stream.accountId);
+    else this.#perAccount.set(stream.accountId, left);
   }
 
   /** Pings every stream, ends the expired ones, then those whose session ended (one check per session). */
@@ -176,15 +201,10 @@ export class LiveStreams {
  * Server-Sent Events. EventSource cannot set headers, so this endpoint alone also takes the token
  * as `?access_token=`. Every event carries the message id; a reconnecting EventSource sends it back
  * as Last-Event-ID (or a client passes `?after=`), and the hub replays what came after it from the
- * database before going live: no gap, no duplicate. The token is checked before anything is sent.
+ * database before going live: no gap, no duplicate. The token is checked before anything is sent, and a person
+ * holds at most LIVE_STREAMS_PER_ACCOUNT streams on this process (429 beyond).
  */
-export async function openLiveStream(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  hub: LiveHub,
-  scope: "own" | "all",
-  streams: LiveStreams,
-) {
+export async function openLiveStream(request: FastifyRequest, reply: FastifyReply, scope: "own" | "all", streams: LiveStreams) {
   const query = request.query as Record<string, string | undefined>;
   const token = accessTokenOf(request) ?? (query.access_token || null);
   if (!token) throw unauthorized("Please log in.");
@@ -193,12 +213,24 @@ export async function openLiveStream(
   if (!(await sessions.isActive(claims.session_id))) throw new AppError("unauthorized", "Session not found");
   if (scope === "all" && !operatorRoleOf(claims)) throw forbidden("Operators only");
   const after = cursorOf(request.headers["last-event-id"], query.after);
+  // A facilitator's view of one conversation follows only it (`?conversation=<user id>`), so its replay
+  // after a reconnect reads that conversation, not every message since.
+  const only = scope === "all" && query.conversation ? query.conversation : null;
 
-  reply.hijack();
   const raw = reply.raw;
-  forgetRequestDetails(request);
   const socket = raw.socket instanceof Socket ? (raw.socket as StreamSocket) : null;
-  if (socket?.destroyed) return;
+  if (socket?.destroyed) {
+    reply.hijack();
+    return;
+  }
+  const stream = new LiveStream(streams, socket ? { socket } : { raw }, {
+    userId: scope === "all" ? only : claims.sub,
+    accountId: claims.sub,
+    sessionId: claims.session_id,
+    expiresAt: typeof claims.exp === "number" ? claims.exp * 1000 : 0,
+  });
+  streams.add(stream); // the cap: may refuse (429), before anything is written
+  reply.hijack();
   if (socket) {
     // The head as ServerResponse would write it (the headers hooks set on the response, such as the security
     // headers, then the stream's own), but one flat string written once: Node keeps the head it builds for as
@@ -210,28 +242,18 @@ export async function openLiveStream(
     head.push(`date: ${new Date().toUTCString()}`, "transfer-encoding: chunked");
     socket.write(`${head.join("\r\n")}\r\n\r\n`);
     socket.write(chunk(`retry: ${RETRY_MS}\n\n`));
+    detach(request, raw, socket);
+    socket[STREAM] = stream;
+    socket.on("close", endStreamOfSocket);
   } else {
     raw.writeHead(200, SSE_HEADERS);
     raw.write(`retry: ${RETRY_MS}\n\n`);
+    raw.on("close", () => stream.end());
   }
 
-  // A facilitator's view of one conversation follows only it (`?conversation=<user id>`), so its replay
-  // after a reconnect reads that conversation, not every message since.
-  const only = scope === "all" && query.conversation ? query.conversation : null;
-  const stream = new LiveStream(streams, raw, socket, {
-    userId: scope === "all" ? only : claims.sub,
-    sessionId: claims.session_id,
-    expiresAt: typeof claims.exp === "number" ? claims.exp * 1000 : 0,
-  });
-  streams.add(stream);
-  if (socket) {
-    socket[STREAM] = stream;
-    socket.on("close", endStreamOfSocket);
-  } else raw.on("close", () => stream.end());
   try {
-    const remove = await hub.connect(stream, after);
-    if (stream.closed) remove();
-    else stream.remove = remove;
+    await streams.hub.connect(stream, after);
+    if (stream.closed) streams.hub.disconnect(stream);
   } catch (error) {
     request.log.error({ err: error }, "live stream replay failed");
     stream.end();
@@ -242,16 +264,20 @@ export async function openLiveStream(
 }
 
 /**
- * The request objects live as long as the stream (hours), so they should hold little, and not the access token:
- * the URL and the parsed query keep only what has no secret, and the request id (built by crypto.randomUUID as a
- * rope of 13 pieces) is kept flat.
+ * Once its head is written, a stream needs only its socket: the socket lets go of the response (as Node's own
+ * server does when a response finishes), so the ServerResponse, its headers, Fastify's request and reply and the
+ * listeners hooks put on them are garbage as soon as the handler returns, instead of living as long as the
+ * stream (hours). What Node's server still holds for the connection is the request it parsed, the socket's
+ * until it closes: it keeps nothing the stream does not need (no headers, no URL with the access token in it).
+ * The socket's close still ends the stream (endStreamOfSocket), and Node's server still cleans up its parser.
  */
-function forgetRequestDetails(request: FastifyRequest) {
+function detach(request: FastifyRequest, raw: ServerResponse, socket: Socket) {
+  raw.detachSocket(socket);
+  const req = request.raw;
   // The route's own path (these routes have no parameters): a slice of the URL would keep all of it alive.
-  if (request.routeOptions.url) request.raw.url = request.routeOptions.url;
-  const query = request.query as Record<string, string | undefined>;
-  if ("access_token" in query) query.access_token = undefined;
-  request.id = Buffer.from(String(request.id)).toString("latin1");
+  req.url = request.routeOptions.url ?? "/";
+  req.headers = {};
+  req.rawHeaders = [];
 }
 
 function cursorOf(lastEventId: string | string[] | undefined, after: string | undefined): number | null {
