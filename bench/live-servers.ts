@@ -5,8 +5,9 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
+import { Session } from "node:inspector";
 import type { AddressInfo } from "node:net";
 
 /** Facilitator accounts; each holds the per-account cap of five tabs. */
@@ -101,15 +102,37 @@ async function serveBaseline(families: number) {
   });
 }
 
-/** IPC: "gc" (settle the heap so /proc shows what connections hold), "stop". */
+/**
+ * IPC: "gc" (settle the heap so /proc shows what connections hold), "profile" (start a CPU profile) and
+ * "profiled" (write it to `file`, see LIVE_CPU_PROF), "stop".
+ */
 function childLoop(close: () => Promise<void>) {
   const gc = (globalThis as { gc?: () => void }).gc;
-  process.on("message", async (m: { type: string }) => {
+  let profiler: Session | null = null;
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      profiler?.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  process.on("message", async (m: { type: string; file?: string }) => {
     if (m.type === "gc") {
       for (let i = 0; i < 3; i++) gc?.();
       await new Promise((r) => setTimeout(r, 100));
       gc?.();
       process.send?.({ type: "gc" });
+    }
+    if (m.type === "profile") {
+      profiler = new Session();
+      profiler.connect();
+      await post("Profiler.enable");
+      await post("Profiler.start");
+      process.send?.({ type: "profile" });
+    }
+    if (m.type === "profiled" && profiler && m.file) {
+      const { profile } = (await post("Profiler.stop")) as { profile: unknown };
+      profiler.disconnect();
+      profiler = null;
+      writeFileSync(m.file, JSON.stringify(profile));
+      process.send?.({ type: "profiled" });
     }
     if (m.type === "stop") {
       await close();
@@ -127,9 +150,7 @@ export interface Server {
 }
 
 export function spawnServer(kind: Server["kind"], families: number): Promise<Server> {
-  // LIVE_CPU_PROF=<dir>: a CPU profile of each server, to see where a burst's time goes.
-  const prof = process.env.LIVE_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.LIVE_CPU_PROF}/${kind}`] : [];
-  const args = ["--expose-gc", ...prof, import.meta.filename, `--live-${kind}`, String(families)];
+  const args = ["--expose-gc", import.meta.filename, `--live-${kind}`, String(families)];
   const [cmd, ...rest] = PIN ? ["taskset", "-c", "0", process.execPath, ...args] : [process.execPath, ...args];
   const child = spawn(cmd as string, rest, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   return new Promise((resolve, reject) => {
@@ -140,7 +161,7 @@ export function spawnServer(kind: Server["kind"], families: number): Promise<Ser
   });
 }
 
-function ask(child: ChildProcess, type: string): Promise<void> {
+function ask(child: ChildProcess, type: string, extra: Record<string, string> = {}): Promise<void> {
   return new Promise((resolve) => {
     const on = (m: { type: string }) => {
       if (m.type !== type) return;
@@ -148,8 +169,40 @@ function ask(child: ChildProcess, type: string): Promise<void> {
       resolve();
     };
     child.on("message", on);
-    child.send({ type });
+    child.send({ type, ...extra });
   });
+}
+
+/**
+ * LIVE_CPU_PROF=<dir>: a CPU profile of each server over the measured bursts only (not its start, nor the
+ * connections opening), `<dir>/<kind>-<connections>.cpuprofile`; open it in Chrome DevTools or speedscope.
+ */
+export const PROFILE_DIR = process.env.LIVE_CPU_PROF || null;
+
+export async function startProfile(server: Server) {
+  if (PROFILE_DIR) await ask(server.child, "profile");
+}
+
+export async function writeProfile(server: Server, connections: number) {
+  if (!PROFILE_DIR) return;
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  await ask(server.child, "profiled", { file: `${PROFILE_DIR}/${server.kind}-${connections}.cpuprofile` });
+}
+
+const CLK_TCK = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time a server has used (utime + stime from /proc/<pid>/stat), in milliseconds. */
+export function cpuMsOf(server: Server): number {
+  const stat = readFileSync(`/proc/${server.child.pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start at ") ": utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
 }
 
 /** Resident memory of a process from /proc (after it collected its garbage), in bytes. */

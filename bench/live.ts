@@ -14,7 +14,19 @@
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { request as httpRequest } from "node:http";
-import { cores, FACILITATORS, type Person, PIN, rssOf, type Server, spawnServer, stop } from "./live-servers.ts";
+import {
+  cores,
+  cpuMsOf,
+  FACILITATORS,
+  type Person,
+  PIN,
+  rssOf,
+  type Server,
+  spawnServer,
+  startProfile,
+  stop,
+  writeProfile,
+} from "./live-servers.ts";
 
 const CMD = "npm run bench -- messages";
 const SIZES = (process.env.LIVE_SIZES ?? "2000,5000").split(",").map(Number);
@@ -117,10 +129,20 @@ interface BurstResult {
   duplicated: number;
   misrouted: number;
   deliveries: number;
+  /** The server's CPU time over the burst (/proc), per message sent. */
+  serverCpuMs: number;
+  /** How much of the burst (first send to last delivery) this process, the load, was on its core. */
+  loadBusy: number;
 }
 
 /** One burst: BURST messages, nine in ten from families, one in ten a facilitator's reply. */
-async function burst(server: Server, conns: Conn[], sentAt: Map<string, number>, latencies: number[]): Promise<BurstResult> {
+async function burst(
+  server: Server,
+  conns: Conn[],
+  sentAt: Map<string, number>,
+  latencies: number[],
+  arrivals: { last: number },
+): Promise<BurstResult> {
   for (const c of conns) {
     c.seen.clear();
     c.duplicates = 0;
@@ -137,6 +159,9 @@ async function burst(server: Server, conns: Conn[], sentAt: Map<string, number>,
   }));
   const conversationOf = new Map<string, string>();
   let next = 0;
+  const cpuBefore = cpuMsOf(server);
+  const loadBefore = process.cpuUsage();
+  const startedAt = performance.now();
   await Promise.all(
     Array.from({ length: SEND_CONCURRENCY }, async () => {
       while (next < plan.length) {
@@ -178,8 +203,11 @@ async function burst(server: Server, conns: Conn[], sentAt: Map<string, number>,
     last = got;
     await new Promise((r) => setTimeout(r, 100));
   }
+  const loadCpu = process.cpuUsage(loadBefore);
+  const loadBusy = (loadCpu.user + loadCpu.system) / 1000 / Math.max(1, arrivals.last - startedAt);
   // Late duplicates would arrive right after: give them a moment to show.
   await new Promise((r) => setTimeout(r, 200));
+  const serverCpuMs = (cpuMsOf(server) - cpuBefore) / BURST;
   let lost = 0;
   let duplicated = 0;
   let misrouted = 0;
@@ -190,7 +218,7 @@ async function burst(server: Server, conns: Conn[], sentAt: Map<string, number>,
     for (const clientId of c.seen) if (c.family !== null && conversationOf.get(clientId) !== c.family) misrouted++;
   }
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { p50: pct(sorted, 50), p99: pct(sorted, 99), lost, duplicated, misrouted, deliveries: expected };
+  return { p50: pct(sorted, 50), p99: pct(sorted, 99), lost, duplicated, misrouted, deliveries: expected, serverCpuMs, loadBusy };
 }
 
 async function atSize(n: number) {
@@ -198,9 +226,12 @@ async function atSize(n: number) {
   const plan = tabPlan(n);
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
+  const arrivals = { last: 0 };
   const onEvent = (clientId: string) => {
     const t0 = sentAt.get(clientId);
-    if (t0 !== undefined) latencies.push(performance.now() - t0);
+    if (t0 === undefined) return;
+    arrivals.last = performance.now();
+    latencies.push(arrivals.last - t0);
   };
   const servers: Server[] = [];
   const conns = new Map<Server["kind"], Conn[]>();
@@ -220,14 +251,16 @@ async function atSize(n: number) {
       rss.set(kind, { average: (all - none) / n / 1024, marginal: (all - mid) / (n - half) / 1024 });
     }
     // One unmeasured burst each (JIT, first allocations), then the measured bursts, alternating sides.
-    for (const server of servers) await burst(server, conns.get(server.kind) ?? [], sentAt, latencies);
+    for (const server of servers) await burst(server, conns.get(server.kind) ?? [], sentAt, latencies, arrivals);
     const results = new Map<Server["kind"], BurstResult[]>([
       ["app", []],
       ["baseline", []],
     ]);
+    for (const server of servers) await startProfile(server);
     for (let r = 0; r < ROUNDS; r++)
       for (const server of servers)
-        results.get(server.kind)?.push(await burst(server, conns.get(server.kind) ?? [], sentAt, latencies));
+        results.get(server.kind)?.push(await burst(server, conns.get(server.kind) ?? [], sentAt, latencies, arrivals));
+    for (const server of servers) await writeProfile(server, n);
     const app = results.get("app") ?? [];
     const base = results.get("baseline") ?? [];
     const appRss = rss.get("app") ?? { average: 0, marginal: 0 };
@@ -258,6 +291,17 @@ async function atSize(n: number) {
       fail(
         `live burst p99 at ${n}: ${ratio.toFixed(2)}× the bare broadcaster > ${GOAL_P99_RATIO}× (noise ±${(noise * 100).toFixed(0)} %)`,
       );
+    // CPU time is what the server spent, whoever else ran on its core meanwhile: steadier than latency on a busy
+    // machine, and what latency follows once the server is the bottleneck. The load's share of its core says whether
+    // the load generator, not the server, set the pace.
+    const appCpu = median(app.map((x) => x.serverCpuMs));
+    const baseCpu = median(base.map((x) => x.serverCpuMs));
+    const busiest = Math.max(...app.map((x) => x.loadBusy), ...base.map((x) => x.loadBusy));
+    report(
+      `live: server CPU per message sent in a burst to ${n.toLocaleString("en")} connections, /proc, median of ${ROUNDS} rounds (app | bare broadcaster)`,
+      `${appCpu.toFixed(2)} ms | ${baseCpu.toFixed(2)} ms: ratio ${(appCpu / baseCpu).toFixed(2)}; load generator on its core ≤ ${(busiest * 100).toFixed(0)} % of a burst`,
+      CMD,
+    );
     const wrong = { lost: sum(app, "lost"), duplicated: sum(app, "duplicated"), misrouted: sum(app, "misrouted") };
     report(
       `live: app deliveries at ${n.toLocaleString("en")} connections over ${ROUNDS} bursts`,
