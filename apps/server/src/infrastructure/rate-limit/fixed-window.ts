@@ -1,5 +1,7 @@
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { DB } from "../../db/database.ts";
+import { prepared } from "../../db/prepared.ts";
+import type { Database } from "../../db/schema.ts";
 
 export interface WindowLimit {
   limit: number;
@@ -9,6 +11,38 @@ export interface WindowLimit {
 /** Over the limit: how long until the window ends. */
 export interface Refusal {
   retryAfterSeconds: number;
+}
+
+type HitRow = { key: string; count: number; expires_at: string };
+
+const upsertHits = (db: Kysely<Database>, rows: HitRow[]) =>
+  db
+    .insertInto("rate_limits")
+    .values(rows)
+    .onConflict((oc) => oc.column("key").doUpdateSet({ count: sql`rate_limits.count + 1` }))
+    .returning(["key", "count"]);
+
+/** A request's one or two counts (address, account), compiled once (db/prepared.ts): every write request runs one. */
+const upsertOne = prepared(["key0", "expires0"], (db, v: { key0: string; expires0: string }) =>
+  upsertHits(db, [{ key: v.key0, count: 1, expires_at: v.expires0 }]),
+);
+const upsertTwo = prepared(
+  ["key0", "expires0", "key1", "expires1"],
+  (db, v: { key0: string; expires0: string; key1: string; expires1: string }) =>
+    upsertHits(db, [
+      { key: v.key0, count: 1, expires_at: v.expires0 },
+      { key: v.key1, count: 1, expires_at: v.expires1 },
+    ]),
+);
+
+async function countHits(db: DB, rows: HitRow[]): Promise<{ key: string; count: number }[]> {
+  const [first, second] = rows;
+  if (rows.length === 1 && first) return (await upsertOne.execute(db, { key0: first.key, expires0: first.expires_at })).rows;
+  if (rows.length === 2 && first && second)
+    return (
+      await upsertTwo.execute(db, { key0: first.key, expires0: first.expires_at, key1: second.key, expires1: second.expires_at })
+    ).rows;
+  return upsertHits(db, rows).execute();
 }
 
 /**
@@ -38,7 +72,7 @@ export class FixedWindowCounter {
   async hitEach(hits: readonly { key: string; limit: WindowLimit }[]): Promise<Refusal | null> {
     const now = this.#now();
     const windows = new Map<string, { limit: number; ends: number }>();
-    const rows: { key: string; count: number; expires_at: string }[] = [];
+    const rows: HitRow[] = [];
     for (const { key, limit } of hits) {
       const window = Math.floor(now / 1000 / limit.windowSeconds);
       const windowKey = `${key}:${window}`;
@@ -51,12 +85,7 @@ export class FixedWindowCounter {
     // Rows in key order: two statements upserting the same keys lock them in the same order (PostgreSQL), never
     // each waiting for the other.
     rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const counted = await this.#db
-      .insertInto("rate_limits")
-      .values(rows)
-      .onConflict((oc) => oc.column("key").doUpdateSet({ count: sql`rate_limits.count + 1` }))
-      .returning(["key", "count"])
-      .execute();
+    const counted = await countHits(this.#db, rows);
     if (++this.#hits % 200 === 0) {
       await this.#db.deleteFrom("rate_limits").where("expires_at", "<", new Date(now).toISOString()).execute();
     }

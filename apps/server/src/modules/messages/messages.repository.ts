@@ -1,23 +1,32 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DB } from "../../db/database.ts";
 import { containsText, type DialectName } from "../../db/dialect.ts";
+import { prepared } from "../../db/prepared.ts";
 import type { Database, MessagesTable } from "../../db/schema.ts";
 
 /** Every query of the Message Center. Functions take the database or a transaction. */
 type Db = DB | Kysely<Database> | Transaction<Database>;
 export type MessageRow = Selectable<MessagesTable>;
 
+type NewMessage = Required<Omit<Insertable<MessagesTable>, "id">>;
+
+// The two statements of every send, compiled once (db/prepared.ts).
+const insertMessageQuery = prepared(
+  ["user_id", "sender_id", "sender_role", "message_type", "body", "duration_seconds", "client_id", "created_at"],
+  (db, values: NewMessage) =>
+    db
+      .insertInto("messages")
+      .values(values)
+      .onConflict((oc) => oc.columns(["sender_id", "client_id"]).doNothing())
+      .returningAll(),
+);
+
 /**
  * Stores a message, unless its sender already stored one with the same `client_id` (a retry): then nothing is
  * written and the answer is undefined. One statement either way, so a send needs no read before it.
  */
-export async function insertMessage(db: Db, values: Insertable<MessagesTable>): Promise<MessageRow | undefined> {
-  return db
-    .insertInto("messages")
-    .values(values)
-    .onConflict((oc) => oc.columns(["sender_id", "client_id"]).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+export async function insertMessage(db: Db, values: NewMessage): Promise<MessageRow | undefined> {
+  return (await insertMessageQuery.execute(db, values)).rows[0];
 }
 
 /** The storage keys of every voice note in a person's conversation (theirs and the facilitators'). */
@@ -44,19 +53,25 @@ export async function findMessageByClientId(db: Db, senderId: string, clientId: 
     .executeTakeFirst();
 }
 
+/** The conversation row a message moves: from the family, or (`facilitator_read_id`) from a facilitator. */
+const touchQuery = (fromFamily: boolean) =>
+  prepared(["user_id", "id", "created_at"], (db, m: Pick<MessageRow, "user_id" | "id" | "created_at">) => {
+    const changes = {
+      last_message_id: m.id,
+      last_message_at: m.created_at,
+      ...(fromFamily ? { user_read_id: m.id, last_user_message_id: m.id } : { facilitator_read_id: m.id }),
+    };
+    return db
+      .insertInto("conversations")
+      .values({ user_id: m.user_id, ...changes })
+      .onConflict((oc) => oc.column("user_id").doUpdateSet(changes));
+  });
+const touchFromFamily = touchQuery(true);
+const touchFromFacilitator = touchQuery(false);
+
 /** Moves the conversation to the top of the inbox; the sender has read up to their own message. */
 export async function touchConversation(db: Db, message: MessageRow): Promise<void> {
-  const fromFamily = message.sender_role === "user";
-  const changes = {
-    last_message_id: message.id,
-    last_message_at: message.created_at,
-    ...(fromFamily ? { user_read_id: message.id, last_user_message_id: message.id } : { facilitator_read_id: message.id }),
-  };
-  await db
-    .insertInto("conversations")
-    .values({ user_id: message.user_id, ...changes })
-    .onConflict((oc) => oc.column("user_id").doUpdateSet(changes))
-    .execute();
+  await (message.sender_role === "user" ? touchFromFamily : touchFromFacilitator).execute(db, message);
 }
 
 /** The newest `limit` messages of a conversation before `before` (newest first), plus one to tell if more exist. */
