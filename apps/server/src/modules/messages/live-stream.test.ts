@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { ChatMessage } from "@hikaya/contracts";
@@ -9,6 +10,7 @@ import { createTestUser, type TestUser } from "../../test/test-users.ts";
 import { type LiveConnection, LiveHub } from "./live-hub.ts";
 import { type MessageRow, maxMessageId } from "./messages.repository.ts";
 import { toChatMessage } from "./messages.service.ts";
+import { LIVE_STREAM_MAX_BUFFERED_BYTES } from "./messages.stream.ts";
 import { listen, openSse } from "./messages.test-helpers.ts";
 
 const HEARTBEAT_MS = 25_000;
@@ -109,6 +111,39 @@ describe("what an open stream keeps", () => {
     expect(sent.statusCode).toBe(200);
     expect((await e.waitFor(1)).map((m) => m.message)).toEqual(["still delivered"]);
     e.close();
+  });
+});
+
+describe("a reader that stopped reading", () => {
+  it("is dropped once too much waits to be written to it, and gets what it missed when it reconnects; others go on", async () => {
+    const [fay, gus] = [await createTestUser(app), await createTestUser(app)];
+    const sockets: Socket[] = [];
+    const watch = (req: IncomingMessage) => {
+      if (req.url?.startsWith("/api/messages/stream")) sockets.push(req.socket);
+    };
+    app.server.prependListener("request", watch);
+    const f = await streamOf(fay);
+    const g = await streamOf(gus);
+    await Promise.all([f.ready, g.ready]);
+    app.server.off("request", watch);
+    expect(sockets).toHaveLength(2);
+    // Fay's tab stops reading: as the socket would report once the kernel's buffers are full.
+    Object.defineProperty(sockets[0] as Socket, "writableLength", {
+      get: () => LIVE_STREAM_MAX_BUFFERED_BYTES + 1,
+      configurable: true,
+    });
+    const send = (user: TestUser, message: string) =>
+      app.inject({ method: "POST", url: "/api/message/send", headers: user.headers, payload: { message, messageType: "text" } });
+    expect((await send(fay, "into a full buffer")).statusCode).toBe(200);
+    await f.ended;
+    expect((await send(gus, "gus still live")).statusCode).toBe(200);
+    expect((await g.waitFor(1)).map((m) => m.message)).toEqual(["gus still live"]);
+    expect(g.isEnded()).toBe(false);
+    // Reconnecting from the last id it saw (its ready event's), the tab gets what it missed.
+    const again = await openSse(`${base}/api/messages/stream?access_token=${fay.token}`, { "last-event-id": await f.ready });
+    expect((await again.waitFor(1)).map((m) => m.message)).toEqual(["into a full buffer"]);
+    again.close();
+    g.close();
   });
 });
 

@@ -8,6 +8,8 @@ import type { LiveConnection, LiveHub } from "./live-hub.ts";
 const HEARTBEAT_MS = 25_000;
 /** Live-chat streams one person may hold open at once on one server (tabs, devices, a reconnect in flight). */
 export const LIVE_STREAMS_PER_ACCOUNT = 5;
+/** Bytes a stream may have waiting to be written (beyond the kernel's buffers) before it is dropped. */
+export const LIVE_STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
 /** How long a browser waits before reconnecting (EventSource `retry:`). */
 const RETRY_MS = 1500;
 
@@ -85,14 +87,25 @@ class LiveStream implements LiveConnection {
 
   send(frame: string) {
     if (this.closed) return;
-    if (this.#socket) this.#socket.write(bytesOf(frame));
+    if (this.#socket) this.#write(this.#socket, bytesOf(frame));
     else this.#raw?.write(frame);
   }
 
   ping() {
     if (this.closed) return;
-    if (this.#socket) this.#socket.write(PING);
+    if (this.#socket) this.#write(this.#socket, PING);
     else this.#raw?.write(PING_TEXT);
+  }
+
+  /**
+   * A reader that stopped reading (a frozen tab, a dead link the kernel has not given up on) would have every event
+   * kept for it here, without end. Once more than LIVE_STREAM_MAX_BUFFERED_BYTES wait beyond what the kernel holds,
+   * the connection is dropped and its memory freed: the browser reconnects with the last id it saw and gets the rest
+   * from the database.
+   */
+  #write(socket: StreamSocket, bytes: Buffer) {
+    socket.write(bytes);
+    if (socket.writableLength > LIVE_STREAM_MAX_BUFFERED_BYTES) this.end(true);
   }
 
   cork() {
@@ -103,8 +116,11 @@ class LiveStream implements LiveConnection {
     this.#socket?.uncork();
   }
 
-  /** Ends the response properly (last chunk) and closes the connection; the browser then reconnects. */
-  end() {
+  /**
+   * Ends the response properly (last chunk) and closes the connection; the browser then reconnects. `drop`: closes
+   * it at once, with whatever it had not taken yet.
+   */
+  end(drop = false) {
     if (this.closed) return;
     this.closed = true;
     this.#streams.delete(this);
@@ -115,7 +131,7 @@ class LiveStream implements LiveConnection {
     }
     socket.off("close", endStreamOfSocket);
     socket[STREAM] = undefined;
-    if (!socket.destroyed && socket.writable) socket.end(LAST_CHUNK);
+    if (!drop && !socket.destroyed && socket.writable) socket.end(LAST_CHUNK);
     else socket.destroy();
   }
 }
