@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createBrowserRouter,
@@ -152,7 +152,8 @@ describe("rendering and navigating", () => {
     // The chunk is not in yet: still the first screen.
     expect(screen.getByRole("heading", { name: "first" })).toBeTruthy();
     await act(async () => release());
-    expect(screen.getByTestId("where").textContent).toBe('/second/9?x=1 {"n":"9"}');
+    // The screen renders once the chunk's promise has settled, a few microtasks after release().
+    expect((await screen.findByTestId("where")).textContent).toBe('/second/9?x=1 {"n":"9"}');
 
     // Back: the first screen's route is loaded already.
     await act(async () => {
@@ -174,10 +175,10 @@ describe("rendering and navigating", () => {
     expect(link.getAttribute("aria-current")).toBe("page");
 
     await act(async () => navigate("/admin/users/5"));
-    expect(screen.getByTestId("where").textContent).toBe('/admin/users/5 {"*":"users/5","id":"5"}');
+    expect((await screen.findByTestId("where")).textContent).toBe('/admin/users/5 {"*":"users/5","id":"5"}');
     expect(screen.getByRole("link", { name: "users" }).className).toBe("on");
     await act(async () => navigate("/admin/login"));
-    expect(screen.getByRole("heading", { name: "login" })).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "login" })).toBeTruthy();
     expect(screen.queryByRole("link", { name: "users" })).toBeNull();
   });
 
@@ -201,7 +202,7 @@ describe("rendering and navigating", () => {
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "search" })));
     expect(window.location.search).toBe("?q=b&filter=all");
     expect(window.history.length).toBe(length);
-    expect(screen.getByTestId("q").textContent).toBe("b");
+    await waitFor(() => expect(screen.getByTestId("q").textContent).toBe("b"));
     const link = screen.getByRole("link", { name: "inbox" });
     expect(link.getAttribute("href")).toBe("/inbox?filter=waiting");
   });
