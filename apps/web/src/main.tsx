@@ -1,6 +1,7 @@
 import { disableSchemaCompilation } from "@hikaya/contracts";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { startEarlyRequests } from "./app/early-requests.ts";
 import { Providers } from "./app/providers.tsx";
 import { router } from "./app/router.tsx";
 import { initI18n } from "./lib/i18n.ts";
@@ -19,6 +20,8 @@ void refreshSettings();
 startPwa();
 // A signed-in person's session is kept fresh from the first moment (refreshed now if it expired while away).
 if (hasStoredAuthSession()) startAuthSync();
+// The first screen's data (the signed-in home's story list) beside its chunks, not after them.
+startEarlyRequests(window.location.pathname);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");

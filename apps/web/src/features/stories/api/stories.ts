@@ -4,6 +4,7 @@ import { api } from "../../../lib/api-client.ts";
 import { type Language, useLanguage } from "../../../lib/i18n.ts";
 import { meQuery } from "../../../lib/me.ts";
 import { getUserId } from "../../../lib/session.ts";
+import { fetchStoriesList, takeStoriesList } from "./stories-list.ts";
 
 /** Every story query starts with this key: invalidating it refreshes the list and each story, in every language. */
 export const storiesKey = ["stories"] as const;
@@ -15,8 +16,8 @@ export const storiesKey = ["stories"] as const;
 export const storiesQuery = (language: Language) =>
   queryOptions({
     queryKey: [...storiesKey, "list", language],
-    queryFn: async ({ signal }) =>
-      (await api<Story[]>(`/stories?lang=${language}`, { signal })).sort((a, b) => a.order - b.order),
+    // The entry may have asked already (app/early-requests.ts): its answer, once, else a request of our own.
+    queryFn: ({ signal }) => takeStoriesList(language) ?? fetchStoriesList(language, signal),
     staleTime: 15_000,
     // A language switch keeps the list on screen until this language's arrives, so nothing jumps meanwhile.
     placeholderData: (previous) => previous,
