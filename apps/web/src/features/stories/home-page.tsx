@@ -81,8 +81,8 @@ export function HomePage() {
         <p className="empty-state">{t("home.empty")}</p>
       ) : (
         <ul className="story-list">
-          {stories.data.map((story) => (
-            <StoryCard key={story.id} story={story} />
+          {stories.data.map((story, index) => (
+            <StoryCard key={story.id} story={story} priority={index === 0} />
           ))}
         </ul>
       )}

@@ -34,8 +34,11 @@ function PlayIcon() {
   );
 }
 
-/** A story card whose look follows watchStatus exactly as spec section 4 says. */
-export function StoryCard({ story }: { story: Story }) {
+/**
+ * A story card whose look follows watchStatus exactly as spec section 4 says. The first card's thumbnail is the
+ * home's largest paint: `priority` loads it at once and first (not lazily, which waits for layout).
+ */
+export function StoryCard({ story, priority = false }: { story: Story; priority?: boolean }) {
   const { t } = useTranslation("stories");
   const look = cardLook(story.watchStatus);
   const title = storyTitle(story);
@@ -46,7 +49,16 @@ export function StoryCard({ story }: { story: Story }) {
   return (
     <li className={`story-card story-card--${look}`} data-status={story.watchStatus ?? "none"}>
       <div className="story-card__thumb">
-        <img src={thumbnail} alt="" width={88} height={50} loading="lazy" decoding="async" />
+        {/* fetchPriority and loading before src: the request starts with them. */}
+        <img
+          fetchPriority={priority ? "high" : undefined}
+          loading={priority ? undefined : "lazy"}
+          decoding="async"
+          src={thumbnail}
+          alt=""
+          width={88}
+          height={50}
+        />
         {look !== "active" && <Badge look={look} />}
       </div>
       <div className="story-card__text">
