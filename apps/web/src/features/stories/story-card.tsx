@@ -1,6 +1,7 @@
-import { publicObjectPath, type Story } from "@hikaya/contracts";
+import type { Story } from "@hikaya/contracts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
+import { thumbnailOf } from "./api/stories-list.ts";
 import { cardLook } from "./journey-rules.ts";
 
 export function storyTitle(story: Story): string {
@@ -43,7 +44,7 @@ export function StoryCard({ story, priority = false }: { story: Story; priority?
   const look = cardLook(story.watchStatus);
   const title = storyTitle(story);
   const showSubtitle = look === "active" || look === "watched";
-  const thumbnail = story.thumbnailUrl || publicObjectPath("thumbnails", story.id);
+  const thumbnail = thumbnailOf(story);
   const playLabel = t("home.play", { title });
 
   return (

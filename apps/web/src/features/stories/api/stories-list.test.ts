@@ -17,17 +17,21 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.useRealTimers();
   localStorage.clear();
+  document.head.replaceChildren();
 });
 
 const paths = () => fetchMock.mock.calls.map(([path]) => String(path));
 const list = (language: "en" | "ar") => new QueryClient().fetchQuery(storiesQuery(language));
 
 describe("the story list asked for by the entry", () => {
-  it("is what the query shows, without a second request, once", async () => {
+  it("is what the query shows, without a second request, once, and its first thumbnail is on its way", async () => {
     startStoriesList("ar");
     await vi.waitFor(() => expect(paths()).toEqual(["/api/stories?lang=ar"]));
     expect((await list("ar")).map((s) => s.id)).toEqual(["a", "b"]);
     expect(paths()).toHaveLength(1);
+    // The first card's thumbnail was asked for as soon as the list came, before any card rendered.
+    const preloads = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')];
+    expect(preloads.map((link) => link.getAttribute("href"))).toEqual(["/storage/v1/object/public/thumbnails/a"]);
     // Taken once: the next fetch of the list is a request of its own.
     await list("ar");
     expect(paths()).toEqual(["/api/stories?lang=ar", "/api/stories?lang=ar"]);
