@@ -193,9 +193,10 @@ test.describe("Message Center across a server restart", () => {
 
       await replyAsFacilitator(request, staff.token, user.userId, "before-1", proxy.url);
       await chat.sendText("family-1");
+      // Stored (its time shows) before the facilitator's next reply, which the expected order below puts after it.
+      await expect(chat.bubble("family-1").locator("time")).toBeVisible();
       await replyAsFacilitator(request, staff.token, user.userId, "before-2", proxy.url);
       await expect(chat.bubble("before-2")).toBeVisible();
-      await expect(chat.bubble("family-1").locator("time")).toBeVisible();
 
       // Kill the server mid-conversation (no graceful shutdown).
       proxy.setTarget(null);
