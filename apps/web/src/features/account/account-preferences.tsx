@@ -42,10 +42,14 @@ export function AccountPreferences({ settings }: { settings: AccountSettings }) 
       toast.success(t("edit.success"), { toastId: "preferences-saved" });
     } catch (error) {
       toast.error(errorText(error));
-    } finally {
       setDraft({});
     }
   };
+  // A saved answer leaves the draft once it has reached this screen as `settings`: TanStack Query tells its
+  // subscribers a moment after setQueryData, and a draft cleared before that showed the old answer in between
+  // (the box flicked back after a fast save).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: new settings from the server are the reason to run
+  useEffect(() => setDraft({}), [settings]);
 
   return (
     <section className="auth-form" aria-labelledby="preferences-title" aria-busy={busy}>
