@@ -150,9 +150,9 @@ export class Journey {
 
   /** Press and hold the microphone with the mouse for ms milliseconds. */
   async holdToRecord(ms = 1500) {
-    const box = await this.micButton().boundingBox();
-    if (!box) throw new Error("mic button not visible");
-    await this.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    // hover() waits until the button is visible and has stopped moving (an image above it may still be loading),
+    // then puts the pointer on it: a box read once could point at where the button was before the layout settled.
+    await this.micButton().hover();
     await this.page.mouse.down();
     await expect(this.page.locator(".mic--recording")).toBeVisible();
     await this.page.waitForTimeout(ms);
