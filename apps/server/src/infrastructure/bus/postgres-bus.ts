@@ -66,10 +66,15 @@ export class PostgresBus implements MessageBus {
    * process learns its peers from their announcements, which arrive a moment after it connects.
    */
   listeners(channel: string): number {
+    return this.#listening(channel).size;
+  }
+
+  /** The processes heard announcing `channel` lately: those a confirmed publish waits for. */
+  #listening(channel: string): Set<string> {
     const now = Date.now();
-    let count = 0;
-    for (const peer of this.#peers.values()) if (now - peer.seen < PEER_TIMEOUT_MS && peer.channels.has(channel)) count++;
-    return count;
+    const ids = new Set<string>();
+    for (const [id, peer] of this.#peers) if (now - peer.seen < PEER_TIMEOUT_MS && peer.channels.has(channel)) ids.add(id);
+    return ids;
   }
 
   async publish(channel: string, payload: string, options?: { confirm?: boolean }) {
@@ -80,11 +85,7 @@ export class PostgresBus implements MessageBus {
     }
     await this.#connect();
     const nonce = `${this.#id}.${++this.#seq}`;
-    const waiting = new Set<string>();
-    const now = Date.now();
-    for (const [id, peer] of this.#peers) {
-      if (now - peer.seen < PEER_TIMEOUT_MS && peer.channels.has(channel)) waiting.add(id);
-    }
+    const waiting = this.#listening(channel);
     const confirmed = new Promise<void>((resolve) => {
       const timer = setTimeout(() => finish(), CONFIRM_TIMEOUT_MS);
       const finish = () => {
