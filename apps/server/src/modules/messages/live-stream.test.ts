@@ -11,7 +11,7 @@ import { type LiveConnection, LiveHub } from "./live-hub.ts";
 import { type MessageRow, maxMessageId } from "./messages.repository.ts";
 import { toChatMessage } from "./messages.service.ts";
 import { LIVE_STREAM_MAX_BUFFERED_BYTES } from "./messages.stream.ts";
-import { listen, openSse } from "./messages.test-helpers.ts";
+import { listen, openSse, sendText } from "./messages.test-helpers.ts";
 
 const HEARTBEAT_MS = 25_000;
 
@@ -48,12 +48,7 @@ describe("the shared heartbeat", () => {
     expect(b.isEnded()).toBe(false);
 
     // Still live after the heartbeat: a message reaches bob's stream.
-    const sent = await app.inject({
-      method: "POST",
-      url: "/api/message/send",
-      headers: bob.headers,
-      payload: { message: "still here", messageType: "text" },
-    });
+    const sent = await sendText(app, bob.headers, "still here");
     expect(sent.statusCode).toBe(200);
     expect((await b.waitFor(1)).map((m: ChatMessage) => m.message)).toEqual(["still here"]);
     b.close();
@@ -102,12 +97,7 @@ describe("what an open stream keeps", () => {
     expect(req.url).toBe("/api/messages/stream");
 
     // The stream itself is as live as ever.
-    const sent = await app.inject({
-      method: "POST",
-      url: "/api/message/send",
-      headers: erin.headers,
-      payload: { message: "still delivered", messageType: "text" },
-    });
+    const sent = await sendText(app, erin.headers, "still delivered");
     expect(sent.statusCode).toBe(200);
     expect((await e.waitFor(1)).map((m) => m.message)).toEqual(["still delivered"]);
     e.close();
@@ -164,12 +154,7 @@ describe("ordering", () => {
         created_at: new Date().toISOString(),
       })
       .execute();
-    const sent = await app.inject({
-      method: "POST",
-      url: "/api/message/send",
-      headers: dave.headers,
-      payload: { message: "sent here", messageType: "text" },
-    });
+    const sent = await sendText(app, dave.headers, "sent here");
     expect(sent.statusCode).toBe(200);
     expect((await d.waitFor(2)).map((m) => m.message)).toEqual(["stored elsewhere", "sent here"]);
     d.close();

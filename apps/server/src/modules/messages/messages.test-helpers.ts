@@ -161,3 +161,8 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   })();
   return client;
 }
+
+/** POST /api/message/send of one text message as the holder of `headers`. */
+export function sendText(app: App, headers: Record<string, string>, message: string) {
+  return app.inject({ method: "POST", url: "/api/message/send", headers, payload: { message, messageType: "text" } });
+}
