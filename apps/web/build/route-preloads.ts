@@ -62,9 +62,13 @@ interface Chunk {
 }
 
 export function routePreloads(options: { routeFiles: string[]; router: string; queryLayout: string }): Plugin {
+  let named = new Set<string>();
   return {
     name: "hikaya-route-preloads",
     apply: "build",
+    // After Vite's own generateBundle hooks: they drop chunks that only held CSS (and take them out of their
+    // importers' lists), which would otherwise be named here and answer 404 when preloaded.
+    enforce: "post",
     generateBundle(_options, bundle) {
       const chunks = Object.values(bundle).filter((f): f is typeof f & Chunk => f.type === "chunk");
       const byFile = new Map(chunks.map((c) => [c.fileName, c]));
@@ -108,8 +112,14 @@ export function routePreloads(options: { routeFiles: string[]; router: string; q
         const [, language, namespace] = locale as unknown as [string, string, string];
         locales[language] = { ...locales[language], [namespace]: `/${chunk.fileName}` };
       }
+      named = new Set(routes.flatMap((r) => r.files));
       const preloads: RoutePreloads = { routes, locales };
       this.emitFile({ type: "asset", fileName: "preloads.json", source: JSON.stringify(preloads) });
+    },
+    // What was written: a name that is not a file of it would be preloaded for nothing, and 404, on every visit.
+    writeBundle(_options, bundle) {
+      const absent = [...named].filter((f) => !(f.slice(1) in bundle));
+      if (absent.length) throw new Error(`route-preloads: not files of this build: ${absent.join(", ")}`);
     },
   };
 }
