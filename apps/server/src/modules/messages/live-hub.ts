@@ -64,6 +64,9 @@ export class LiveHub {
   #closed = false;
   /** Connections written to since the last flush, corked until then (see #corkUntilFlush). */
   #corked = new Set<Registered>();
+  /** Settles once the corked writes have left (see announce). */
+  #flushed: Promise<void> = Promise.resolve();
+  #resolveFlushed: (() => void) | null = null;
 
   constructor(db: DB, bus: MessageBus, toChat: (row: MessageRow) => ChatMessage) {
     this.#db = db;
@@ -103,7 +106,10 @@ export class LiveHub {
       this.#cursor = row.id;
       this.#dispatch(row);
     } else this.poke();
-    await this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id }));
+    const published = this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id }));
+    // The sender's acknowledgement leaves after the message's deliveries on this process, not before them.
+    await this.#flushed;
+    await published;
   }
 
   /**
@@ -197,7 +203,12 @@ export class LiveHub {
    */
   #corkUntilFlush(conn: Registered) {
     if (this.#corked.has(conn)) return;
-    if (this.#corked.size === 0) setImmediate(() => this.#flush());
+    if (this.#corked.size === 0) {
+      setImmediate(() => this.#flush());
+      this.#flushed = new Promise((resolve) => {
+        this.#resolveFlushed = resolve;
+      });
+    }
     this.#corked.add(conn);
     conn.cork?.();
   }
@@ -206,6 +217,8 @@ export class LiveHub {
     const corked = this.#corked;
     this.#corked = new Set();
     for (const conn of corked) conn.uncork?.();
+    this.#resolveFlushed?.();
+    this.#resolveFlushed = null;
   }
 
   /**

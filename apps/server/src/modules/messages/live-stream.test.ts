@@ -226,7 +226,7 @@ describe("a burst to many streams", () => {
 });
 
 describe("writes of a burst", () => {
-  it("messages stored together leave in one write per stream, once the requests that were ready together are handled", async () => {
+  it("messages stored together leave in one write per stream, once the requests that were ready together are handled, before their senders are acknowledged", async () => {
     const hub = new LiveHub(app.deps.db, app.deps.bus, toChatMessage);
     await hub.start();
     const calls: string[] = [];
@@ -252,8 +252,14 @@ describe("writes of a burst", () => {
       created_at: new Date().toISOString(),
     });
     // Three sends finishing in one turn of the event loop, as in a burst (the hub announces what this process stored).
-    await Promise.all([hub.announce(row(last + 1, "u1")), hub.announce(row(last + 2, "u2")), hub.announce(row(last + 3, "u1"))]);
-    await new Promise((resolve) => setImmediate(resolve));
+    // Each sender is acknowledged only once its message has left for the streams: a sender never hears "sent" before
+    // the people watching could.
+    const acknowledged = (id: number) => () => void calls.push(`acknowledged ${id}`);
+    await Promise.all([
+      hub.announce(row(last + 1, "u1")).then(acknowledged(last + 1)),
+      hub.announce(row(last + 2, "u2")).then(acknowledged(last + 2)),
+      hub.announce(row(last + 3, "u1")).then(acknowledged(last + 3)),
+    ]);
     expect(calls).toEqual([
       "family cork",
       `family id: ${last + 1}`,
@@ -264,6 +270,9 @@ describe("writes of a burst", () => {
       `facilitator id: ${last + 3}`,
       "family uncork",
       "facilitator uncork",
+      `acknowledged ${last + 1}`,
+      `acknowledged ${last + 2}`,
+      `acknowledged ${last + 3}`,
     ]);
     await hub.close();
   });
