@@ -74,7 +74,10 @@ export class WebFiles {
     reply.header("etag", entry.etag);
     reply.header("content-type", entry.contentType);
     const { br, gzip, identity } = entry.bodies;
-    if (br || gzip) reply.header("vary", "accept-encoding");
+    if (br || gzip) {
+      const vary = reply.getHeader("vary");
+      reply.header("vary", vary ? `${String(vary)}, accept-encoding` : "accept-encoding");
+    }
     const ifNoneMatch = request.headers["if-none-match"];
     if (ifNoneMatch?.split(",").some((t) => t.trim() === entry.etag || t.trim() === "*")) {
       reply.code(304).send();

@@ -36,7 +36,8 @@ describe("the web app's files", () => {
     expect(plain.headers).toMatchObject({
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-cache",
-      vary: "accept-encoding",
+      // Its Link header follows the language the cookie or the browser picks (route-preloads.ts).
+      vary: "cookie, accept-language, accept-encoding",
     });
     expect(plain.headers.etag).toMatch(/^W\/".+"$/);
     expect(plain.headers["last-modified"]).toBeDefined();

@@ -63,6 +63,9 @@ export async function webRoutes(app: FastifyInstance) {
     if (/\.[a-z0-9]+$/i.test(path)) return sendError(reply, notFound(`No file ${path}`));
     const link = preloads.linkFor(path, languageOf(request));
     if (link) reply.header("link", link);
+    // The Link header names the strings of the language the cookie or the browser asks for: a cache that keeps one
+    // screen's HTML must keep it per language choice.
+    reply.header("vary", "cookie, accept-language");
     return sendFile(request, reply, "index.html");
   });
 }
