@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
-import { type Written, writingFor } from "./write-watch.ts";
+import { type Written, writingFor, writingForNobody } from "./write-watch.ts";
 
 /** The caches' source of truth: every committed write to a watched table is told, once committed, whoever wrote it. */
 describe("WriteWatch", () => {
@@ -55,7 +55,7 @@ describe("WriteWatch", () => {
     expect(told).toEqual([]);
   });
 
-  it("names the people a committed write declared, and no one (anything) for a write that declared none", async () => {
+  it("names the people a committed write declared, none for rows of nobody's, and no one (anything) for a write that declared none", async () => {
     const id = await someStory();
     const db = t.app.deps.db;
     const plain = (w: Written) => Object.fromEntries([...w].map(([table, people]) => [table, people && [...people].sort()]));
@@ -71,11 +71,18 @@ describe("WriteWatch", () => {
       await writingFor("huda", () => trx.updateTable("stories").set({ subtitle_en: "v" }).where("id", "=", id).execute());
     });
     await db.deleteFrom("progress").where("user_id", "=", "rana").execute();
+    await writingForNobody(() => db.deleteFrom("progress").where("user_id", "=", "nobody").execute());
+    await db.transaction().execute(async (trx) => {
+      await writingForNobody(() => trx.deleteFrom("progress").where("user_id", "=", "nobody").execute());
+      await writingFor("rana", () => trx.deleteFrom("progress").where("user_id", "=", "rana").execute());
+    });
     expect(whose.map(plain)).toEqual([
       { progress: ["rana"] },
       { progress: ["huda", "sami"] },
       { progress: null, stories: ["huda"] },
       { progress: null },
+      { progress: [] },
+      { progress: ["rana"] },
     ]);
   });
 });

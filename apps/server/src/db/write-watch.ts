@@ -19,13 +19,22 @@ const writer = new AsyncLocalStorage<string>();
  */
 export const writingFor = <T>(personId: string, work: () => Promise<T>): Promise<T> => writer.run(personId, work);
 
+// No person's id is empty: the declaration of rows no cache keeps for anyone.
+const NOBODY = "";
+
+/**
+ * Runs `work` as writes of rows that no cache holds for any person, such as a sign-in code (the user views read
+ * only a pending phone change's), so caches forget nothing. Wrap nothing that another cache could read per person.
+ */
+export const writingForNobody = <T>(work: () => Promise<T>): Promise<T> => writer.run(NOBODY, work);
+
 /** Adds `tables` written for `person` (null: unknown) to `into`; unknown wins over any person. */
 function record(into: Map<string, Set<string> | null>, tables: Iterable<string>, person: string | null) {
   for (const table of tables) {
     const people = into.get(table);
     if (person === null || people === null) into.set(table, null);
-    else if (people) people.add(person);
-    else into.set(table, new Set([person]));
+    else if (!people) into.set(table, person === NOBODY ? new Set() : new Set([person]));
+    else if (person !== NOBODY) people.add(person);
   }
 }
 

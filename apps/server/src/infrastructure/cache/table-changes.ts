@@ -45,6 +45,8 @@ export async function onTableChanges(
   );
   const unwatch = deps.database.writes.watch(options.tables, async (written) => {
     const changed = changedBy(written);
+    // Rows of nobody's (writingForNobody): nothing to forget here or anywhere.
+    if (changed?.size === 0) return;
     options.onChange(changed);
     await deps.bus.publish(options.channel, signalOf(changed), { confirm: true });
   });

@@ -9,7 +9,7 @@ import type {
   SessionsTable,
   UsersTable,
 } from "../../db/schema.ts";
-import { writingFor } from "../../db/write-watch.ts";
+import { writingFor, writingForNobody } from "../../db/write-watch.ts";
 import type { LiveSessionRow, SessionsEnded } from "./live-sessions.ts";
 
 export type UserRow = Selectable<UsersTable>;
@@ -22,10 +22,17 @@ export type FlowStateRow = Selectable<FlowStateTable>;
 /** Told after a change that ended sessions is committed (the live-session cache drops them on every replica). */
 export type SessionsEndedListener = (what: SessionsEnded) => Promise<void>;
 
+/** The fields of a stored code that say whose view a write to it changes. */
+type CodeOf = Pick<OneTimeTokenRow, "id" | "user_id" | "purpose">;
+
+/** A person's view shows their pending phone change (auth-core viewUntil) and no other code. */
+const writingForCode = <T>(token: CodeOf, work: () => Promise<T>): Promise<T> =>
+  token.purpose === "phone_change" && token.user_id ? writingFor(token.user_id, work) : writingForNobody(work);
+
 /**
  * Every query auth makes. Takes `db` or a transaction. A write to one person's rows is declared theirs
- * (`writingFor`), so the in-memory user views and profiles forget only that person; writes by another key (a
- * factor's or a code's id, an address) stay undeclared and forget everyone's.
+ * (`writingFor`), so the in-memory user views and profiles forget only that person; a code no view reads is no
+ * one's (`writingForNobody`); writes by another key (a factor's id, an address) stay undeclared and forget everyone's.
  */
 export class AuthRepository {
   readonly db: DB;
@@ -244,16 +251,22 @@ export class AuthRepository {
   }
 
   // ── one-time codes and tokens ──
-  /** A new code replaces any unused one for the same purpose and address. */
+  /**
+   * A new code replaces any unused one for the same purpose and address. A phone change's may replace another
+   * person's pending change to the same number, so it stays undeclared; a code of any other purpose is no one's.
+   */
   async insertOneTimeToken(row: Insertable<OneTimeTokensTable>) {
-    await this.db
-      .updateTable("one_time_tokens")
-      .set({ used_at: row.created_at })
-      .where("relates_to", "=", row.relates_to)
-      .where("purpose", "=", row.purpose)
-      .where("used_at", "is", null)
-      .execute();
-    await this.db.insertInto("one_time_tokens").values(row).execute();
+    const write = async () => {
+      await this.db
+        .updateTable("one_time_tokens")
+        .set({ used_at: row.created_at })
+        .where("relates_to", "=", row.relates_to)
+        .where("purpose", "=", row.purpose)
+        .where("used_at", "is", null)
+        .execute();
+      await this.db.insertInto("one_time_tokens").values(row).execute();
+    };
+    await (row.purpose === "phone_change" ? write() : writingForNobody(write));
   }
   /** Unused, unexpired one-time tokens of the given purposes, matched on one column. */
   #activeTokens(column: "relates_to" | "user_id" | "token_hash", value: string, purposes: string[], now: string) {
@@ -275,28 +288,32 @@ export class AuthRepository {
     return this.#activeTokens("token_hash", tokenHash, purposes, now).executeTakeFirst();
   }
   /** Counts a wrong try; past the limit the code is spent (true: this try spent it). */
-  async failTokenAttempt(id: string, maxAttempts: number, now: string): Promise<boolean> {
-    const row = await this.db
-      .updateTable("one_time_tokens")
-      .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
-      .where("id", "=", id)
-      .returning("attempts")
-      .executeTakeFirst();
-    if (row && row.attempts >= maxAttempts) {
-      await this.db.updateTable("one_time_tokens").set({ used_at: now }).where("id", "=", id).execute();
-      return true;
-    }
-    return false;
+  failTokenAttempt(token: CodeOf, maxAttempts: number, now: string): Promise<boolean> {
+    return writingForCode(token, async () => {
+      const row = await this.db
+        .updateTable("one_time_tokens")
+        .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+        .where("id", "=", token.id)
+        .returning("attempts")
+        .executeTakeFirst();
+      if (row && row.attempts >= maxAttempts) {
+        await this.db.updateTable("one_time_tokens").set({ used_at: now }).where("id", "=", token.id).execute();
+        return true;
+      }
+      return false;
+    });
   }
   /** Single use: true only for the call that consumed it. */
-  async consumeToken(id: string, now: string): Promise<boolean> {
-    const r = await this.db
-      .updateTable("one_time_tokens")
-      .set({ used_at: now })
-      .where("id", "=", id)
-      .where("used_at", "is", null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) === 1;
+  consumeToken(token: CodeOf, now: string): Promise<boolean> {
+    return writingForCode(token, async () => {
+      const r = await this.db
+        .updateTable("one_time_tokens")
+        .set({ used_at: now })
+        .where("id", "=", token.id)
+        .where("used_at", "is", null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    });
   }
 
   // ── PKCE flow state ──

@@ -56,10 +56,10 @@ export class CodesService extends AuthCore {
     if (!row || typeof code !== "string") throw authErrors.otpInvalid();
     const expected = this.otpHash(emailTokenHash(relatesTo, code.trim()));
     if (!safeEqual(row.token_hash, expected)) {
-      const spent = await this.repo.failTokenAttempt(row.id, OTP_MAX_ATTEMPTS, now);
+      const spent = await this.repo.failTokenAttempt(row, OTP_MAX_ATTEMPTS, now);
       throw spent ? authErrors.otpSpent() : authErrors.otpInvalid();
     }
-    if (!(await this.repo.consumeToken(row.id, now))) throw authErrors.otpInvalid();
+    if (!(await this.repo.consumeToken(row, now))) throw authErrors.otpInvalid();
     return row;
   }
 
@@ -68,7 +68,7 @@ export class CodesService extends AuthCore {
     if (typeof tokenHash !== "string" || !/^[0-9a-f]{64}$/i.test(tokenHash)) throw authErrors.otpInvalid();
     const now = new Date().toISOString();
     const row = await this.repo.activeTokenByHash(this.otpHash(tokenHash.toLowerCase()), purposes, now);
-    if (!row || !(await this.repo.consumeToken(row.id, now))) throw authErrors.otpInvalid();
+    if (!row || !(await this.repo.consumeToken(row, now))) throw authErrors.otpInvalid();
     return row;
   }
 

@@ -6,15 +6,17 @@ import { createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas
 /** GET /auth/v1/user from memory while nothing changed; current on the very next request after a change, on any replica. */
 const PASSWORD = "user-view-pass-1";
 
+const nationalNumber = () => `079${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+
 async function signUp(app: App) {
-  const national = `079${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+  const national = nationalNumber();
   const res = await app.inject({
     method: "POST",
     url: "/api/sign-up",
     payload: { country: "JO", phoneNumber: national, password: PASSWORD },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { token: string; user: { id: string } };
+  return { ...(res.json() as { token: string; user: { id: string } }), phone: `+962${national.slice(1)}` };
 }
 
 const headers = (app: App, token: string) => ({ apikey: app.deps.auth.keys.anonKey, authorization: `Bearer ${token}` });
@@ -84,6 +86,36 @@ describe("GET /auth/v1/user from memory", () => {
 
   it("a change to one person forgets only their view", async () => {
     await onlyTheChangedPersonIsForgotten(t.app, t.app, behindItsBack);
+  });
+
+  it("a sign-in code sent or tried forgets no one's view; a phone change's code shows in its person's view at once", async () => {
+    const [rana, sami] = [await signUp(t.app), await signUp(t.app)];
+    for (const s of [rana, sami]) expect((await getUser(t.app, s.token)).statusCode).toBe(200);
+    await behindItsBack.db
+      .updateTable("users")
+      .set({ user_metadata: '{"name":"behind"}' })
+      .where("id", "=", sami.user.id)
+      .execute();
+    const apikey = t.app.deps.auth.keys.anonKey;
+    const sent = await t.app.inject({ method: "POST", url: "/auth/v1/otp", headers: { apikey }, payload: { phone: rana.phone } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const tried = await t.app.inject({
+      method: "POST",
+      url: "/auth/v1/verify",
+      headers: { apikey },
+      payload: { type: "sms", phone: rana.phone, token: "000000" },
+    });
+    expect(tried.statusCode).toBe(403);
+    expect((await getUser(t.app, sami.token)).json().user_metadata).not.toMatchObject({ name: "behind" });
+    const newPhone = `+962${nationalNumber().slice(1)}`;
+    const asked = await t.app.inject({
+      method: "PUT",
+      url: "/auth/v1/user",
+      headers: headers(t.app, rana.token),
+      payload: { phone: newPhone },
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    expect((await getUser(t.app, rana.token)).json().new_phone).toBe(newPhone.slice(1));
   });
 });
 
