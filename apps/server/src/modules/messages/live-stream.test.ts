@@ -260,7 +260,7 @@ describe("writes of a burst", () => {
       hub.announce(row(last + 2, "u2")).then(acknowledged(last + 2)),
       hub.announce(row(last + 3, "u1")).then(acknowledged(last + 3)),
     ]);
-    expect(calls).toEqual([
+    expect(calls.slice(0, 9)).toEqual([
       "family cork",
       `family id: ${last + 1}`,
       "facilitator cork",
@@ -270,10 +270,9 @@ describe("writes of a burst", () => {
       `facilitator id: ${last + 3}`,
       "family uncork",
       "facilitator uncork",
-      `acknowledged ${last + 1}`,
-      `acknowledged ${last + 2}`,
-      `acknowledged ${last + 3}`,
     ]);
+    // In any order among themselves: each also waits for its bus signal (PostgreSQL: NOTIFY, each its own round trip).
+    expect(calls.slice(9).sort()).toEqual([last + 1, last + 2, last + 3].map((id) => `acknowledged ${id}`).sort());
     await hub.close();
   });
 });
