@@ -111,7 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       secrets,
       storage,
       bus,
-      auth: await createAuthDeps(config, database.db, keys, messages, bus),
+      auth: await createAuthDeps(config, database, keys, messages, bus),
       messages,
     };
     app.decorate("deps", deps);

@@ -1,7 +1,7 @@
 import { MAX_RECORDING_BYTES, UPLOAD_LIMITS, VOICE_NOTE_MAX_BYTES } from "@hikaya/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
-import { FixedWindowCounter, type WindowLimit } from "../infrastructure/rate-limit/fixed-window.ts";
+import { FixedWindowCounter, hitStoreFor, type WindowLimit } from "../infrastructure/rate-limit/fixed-window.ts";
 import { accessTokenOf } from "../modules/auth/guards.ts";
 import { addRouteOnRequest } from "./route-hooks.ts";
 
@@ -84,7 +84,7 @@ async function accountOf(request: FastifyRequest): Promise<string | null> {
 }
 
 export function installWriteLimits(app: FastifyInstance, factor: number) {
-  const counter = new FixedWindowCounter(app.deps.db);
+  const counter = new FixedWindowCounter(hitStoreFor(app.deps.database));
   const scaled = (l: WindowLimit): WindowLimit => ({ limit: Math.round(l.limit * factor), windowSeconds: l.windowSeconds });
   const matched = new Set<string>();
 
@@ -116,8 +116,8 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
     const hits = [{ key: `write:${route}:ip:${request.ip}`, limit: scaled(rule.perIp) }];
     const account = rule.perAccount ? await accountOf(request) : null;
     if (rule.perAccount && account) hits.push({ key: `write:${route}:user:${account}`, limit: scaled(rule.perAccount) });
-    // Both counts in one statement (one round trip per write, not two); so a request refused for its address has
-    // still been counted against its account, and the other way round.
+    // Both counts at once (in the database, one round trip per write, not two); so a request refused for its address
+    // has still been counted against its account, and the other way round.
     const refusal = await counter.hitEach(hits);
     if (refusal) throw tooMany(refusal.retryAfterSeconds);
   }

@@ -2,7 +2,7 @@ import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../db/database.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { FixedWindowCounter } from "./fixed-window.ts";
+import { DatabaseHits, FixedWindowCounter, hitStoreFor, MemoryHits } from "./fixed-window.ts";
 
 let t: TestApp;
 /** The app's database, counting the statements sent through it. */
@@ -27,9 +27,9 @@ const hour = { limit: 1, windowSeconds: 3600 };
 // 10:00:30 on a fixed day: 30 s left in the minute's window, 3,570 s in the hour's.
 const at = Date.UTC(2026, 0, 5, 10, 0, 30);
 
-describe("counting several keys at once", () => {
+describe("counting several keys at once, in the database", () => {
   it("counts every key in one statement and refuses once any passes its limit, for the longest window", async () => {
-    const counter = new FixedWindowCounter(db, () => at);
+    const counter = new FixedWindowCounter(new DatabaseHits(db), () => at);
     const hits = [
       { key: "t1:ip", limit: minute },
       { key: "t1:user", limit: hour },
@@ -54,7 +54,7 @@ describe("counting several keys at once", () => {
   });
 
   it("counts a key named twice once, and one key alone as before", async () => {
-    const counter = new FixedWindowCounter(db, () => at);
+    const counter = new FixedWindowCounter(new DatabaseHits(db), () => at);
     expect(
       await counter.hitEach([
         { key: "t2", limit: minute },
@@ -69,13 +69,13 @@ describe("counting several keys at once", () => {
     const big = { limit: 1000, windowSeconds: 60 };
     const a = { key: "t3:a", limit: big };
     const b = { key: "t3:b", limit: big };
-    const counter = new FixedWindowCounter(db, () => at);
+    const counter = new FixedWindowCounter(new DatabaseHits(db), () => at);
     await counter.hitEach([a, b]);
     // A transaction holds "a" while another request names b then a; the transaction then wants "b". Locked in the
     // order given, that request would hold b and wait for a: PostgreSQL would abort one of the two as a deadlock.
     let other: Promise<unknown> = Promise.resolve();
     await db.transaction().execute(async (trx) => {
-      const inTransaction = new FixedWindowCounter(trx, () => at);
+      const inTransaction = new FixedWindowCounter(new DatabaseHits(trx), () => at);
       await inTransaction.hitEach([a]);
       other = counter.hitEach([b, a]);
       await new Promise((r) => setTimeout(r, 300));
@@ -84,5 +84,42 @@ describe("counting several keys at once", () => {
     await other;
     const rows = await db.selectFrom("rate_limits").select("count").where("key", "like", "t3:%").execute();
     expect(rows.map((r) => Number(r.count))).toEqual([3, 3]);
+  });
+});
+
+describe("counting in memory (SQLite: one server process)", () => {
+  it("is where a SQLite database's hits are counted; PostgreSQL's are counted in the database, for every replica", () => {
+    expect(hitStoreFor({ db, dialect: "sqlite" })).toBeInstanceOf(MemoryHits);
+    expect(hitStoreFor({ db, dialect: "postgres" })).toBeInstanceOf(DatabaseHits);
+  });
+
+  it("counts per key and window without a statement, refuses past the limit, and starts each window afresh", async () => {
+    let now = at;
+    const counter = new FixedWindowCounter(new MemoryHits(), () => now);
+    const hits = [
+      { key: "m1:ip", limit: minute },
+      { key: "m1:user", limit: hour },
+    ];
+    statements = 0;
+    expect(await counter.hitEach(hits)).toBeNull();
+    expect(await counter.hitEach(hits)).toEqual({ retryAfterSeconds: 3570 });
+    expect(statements).toBe(0);
+    expect(await counter.hit("m1:ip", minute)).toEqual({ retryAfterSeconds: 30 });
+    // The next minute: the address's window is new, the account's hour is not over.
+    now = at + 30_000;
+    expect(await counter.hit("m1:ip", minute)).toBeNull();
+    expect(await counter.hit("m1:user", hour)).toEqual({ retryAfterSeconds: 3540 });
+  });
+
+  it("is bounded in bytes: the keys hit least recently go first, a key being hammered stays counted", async () => {
+    const store = new MemoryHits(4096);
+    const counter = new FixedWindowCounter(store, () => at);
+    const target = { key: "m2:account", limit: { limit: 100, windowSeconds: 900 } };
+    for (let i = 0; i < 99; i++) await counter.hitEach([target, { key: `m2:ip:${i}`, limit: minute }]);
+    // Ninety-nine addresses later, the account's count is whole; the first addresses were let go.
+    expect(await counter.hit(target.key, target.limit)).toBeNull();
+    expect(await counter.hit(target.key, target.limit)).toEqual({ retryAfterSeconds: 870 });
+    const [first] = await store.count([{ key: `m2:ip:0:${Math.floor(at / 60_000)}`, count: 1, expires_at: "" }]);
+    expect(first?.count).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
 import { type Kysely, sql } from "kysely";
-import type { DB } from "../../db/database.ts";
+import type { DatabaseHandle, DB } from "../../db/database.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { Database } from "../../db/schema.ts";
+import { ByteLru } from "../cache/byte-lru.ts";
 
 export interface WindowLimit {
   limit: number;
@@ -35,27 +36,88 @@ const upsertTwo = prepared(
     ]),
 );
 
-async function countHits(db: DB, rows: HitRow[]): Promise<{ key: string; count: number }[]> {
-  const [first, second] = rows;
-  if (rows.length === 1 && first) return (await upsertOne.execute(db, { key0: first.key, expires0: first.expires_at })).rows;
-  if (rows.length === 2 && first && second)
-    return (
-      await upsertTwo.execute(db, { key0: first.key, expires0: first.expires_at, key1: second.key, expires1: second.expires_at })
-    ).rows;
-  return upsertHits(db, rows).execute();
+type Counted = { key: string; count: number };
+
+/** Where hits are counted: one more on each row's key (a key and its window), and the counts after. */
+export interface HitStore {
+  count(rows: readonly HitRow[], now: number): Promise<readonly Counted[]>;
 }
 
 /**
- * Fixed-window counters kept in the database (table rate_limits), so every replica counts the same hits.
- * One row per key and window; old windows are swept now and then rather than on a timer.
+ * In the database (table rate_limits), so every replica counts the same hits: one row per key and window; old
+ * windows are swept now and then rather than on a timer.
  */
-export class FixedWindowCounter {
+export class DatabaseHits implements HitStore {
   readonly #db: DB;
-  readonly #now: () => number;
   #hits = 0;
 
-  constructor(db: DB, now: () => number = Date.now) {
+  constructor(db: DB) {
     this.#db = db;
+  }
+
+  async count(rows: readonly HitRow[], now: number): Promise<readonly Counted[]> {
+    const counted = await this.#upsert(rows);
+    if (++this.#hits % 200 === 0) {
+      await this.#db.deleteFrom("rate_limits").where("expires_at", "<", new Date(now).toISOString()).execute();
+    }
+    return counted;
+  }
+
+  async #upsert(rows: readonly HitRow[]): Promise<readonly Counted[]> {
+    const db = this.#db;
+    const [first, second] = rows;
+    if (rows.length === 1 && first) return (await upsertOne.execute(db, { key0: first.key, expires0: first.expires_at })).rows;
+    if (rows.length === 2 && first && second)
+      return (
+        await upsertTwo.execute(db, {
+          key0: first.key,
+          expires0: first.expires_at,
+          key1: second.key,
+          expires1: second.expires_at,
+        })
+      ).rows;
+    return upsertHits(db, [...rows]).execute();
+  }
+}
+
+/** What MemoryHits may hold (about 80,000 keys): counts are not a cache, so they are not CACHE_MAX_BYTES' to share. */
+export const MEMORY_HITS_MAX_BYTES = 8 * 1024 * 1024;
+// A Map slot, the entry and its count beyond the key's own characters; generous.
+const MEMORY_HIT_OVERHEAD_BYTES = 120;
+
+/**
+ * In this process's memory, for a database only this process serves (SQLite: its bus and caches are in-process
+ * too): every write request is then spared a commit of its own. A restart starts every window afresh. Bounded in
+ * bytes; keys of past windows are never hit again and age out first, and the least recently hit key goes before
+ * a key being hammered.
+ */
+export class MemoryHits implements HitStore {
+  readonly #counts: ByteLru<string, number>;
+
+  constructor(maxBytes = MEMORY_HITS_MAX_BYTES) {
+    this.#counts = new ByteLru(maxBytes);
+  }
+
+  async count(rows: readonly HitRow[]): Promise<readonly Counted[]> {
+    return rows.map(({ key }) => {
+      const count = (this.#counts.get(key) ?? 0) + 1;
+      this.#counts.set(key, count, MEMORY_HIT_OVERHEAD_BYTES + 2 * key.length);
+      return { key, count };
+    });
+  }
+}
+
+/** Where a database's hits are counted: in memory when only this process serves it, else in the database. */
+export const hitStoreFor = (database: Pick<DatabaseHandle, "db" | "dialect">): HitStore =>
+  database.dialect === "sqlite" ? new MemoryHits() : new DatabaseHits(database.db);
+
+/** Fixed-window counters: a count per key and window, in a HitStore. */
+export class FixedWindowCounter {
+  readonly #store: HitStore;
+  readonly #now: () => number;
+
+  constructor(store: HitStore, now: () => number = Date.now) {
+    this.#store = store;
     this.#now = now;
   }
 
@@ -65,9 +127,9 @@ export class FixedWindowCounter {
   }
 
   /**
-   * Counts one hit on each key (a request counted per address and per account) in one statement, so every
-   * replica still counts exactly the same hits at the cost of one round trip. Refused when any count passes its
-   * limit, for as long as the longest of those windows lasts. A key named twice counts once.
+   * Counts one hit on each key (a request counted per address and per account) at once: in the database, one
+   * statement, so every replica still counts exactly the same hits at the cost of one round trip. Refused when any
+   * count passes its limit, for as long as the longest of those windows lasts. A key named twice counts once.
    */
   async hitEach(hits: readonly { key: string; limit: WindowLimit }[]): Promise<Refusal | null> {
     const now = this.#now();
@@ -85,10 +147,7 @@ export class FixedWindowCounter {
     // Rows in key order: two statements upserting the same keys lock them in the same order (PostgreSQL), never
     // each waiting for the other.
     rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const counted = await countHits(this.#db, rows);
-    if (++this.#hits % 200 === 0) {
-      await this.#db.deleteFrom("rate_limits").where("expires_at", "<", new Date(now).toISOString()).execute();
-    }
+    const counted = await this.#store.count(rows, now);
     let retryAfterSeconds = 0;
     for (const row of counted) {
       const window = windows.get(row.key);

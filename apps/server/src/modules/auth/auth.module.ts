@@ -1,6 +1,7 @@
 import type { Config } from "../../config.ts";
-import type { DB } from "../../db/database.ts";
+import type { DatabaseHandle } from "../../db/database.ts";
 import type { MessageBus } from "../../infrastructure/bus/bus.ts";
+import { hitStoreFor } from "../../infrastructure/rate-limit/fixed-window.ts";
 import type { MessageProvider } from "../../infrastructure/sms/index.ts";
 import { AccessTokens } from "./access-tokens.ts";
 import { AccountService } from "./account.service.ts";
@@ -15,7 +16,14 @@ import type { SigningKeys } from "./signing-keys.ts";
 export const LIVE_SESSIONS_SHARE = 0.25;
 
 /** Wires auth for AppDeps.auth: keys, access tokens, the live-session check guards.ts uses, and the service. */
-export async function createAuthDeps(config: Config, db: DB, keys: SigningKeys, messages: MessageProvider, bus: MessageBus) {
+export async function createAuthDeps(
+  config: Config,
+  database: Pick<DatabaseHandle, "db" | "dialect">,
+  keys: SigningKeys,
+  messages: MessageProvider,
+  bus: MessageBus,
+) {
+  const { db } = database;
   const issuer = config.publicUrl ? `${config.publicUrl}/auth/v1` : null;
   const tokens = new AccessTokens(keys, issuer, config.auth.jwtExpirySeconds);
   const idleDays = config.auth.sessionInactivityDays;
@@ -28,7 +36,7 @@ export async function createAuthDeps(config: Config, db: DB, keys: SigningKeys, 
     lookup: (sessionId) => repo.liveSession(sessionId, idleDays),
   });
   await live.listen(bus);
-  const limiter = new RateLimiter(db, config.auth.rateLimitFactor);
+  const limiter = new RateLimiter(hitStoreFor(database), config.auth.rateLimitFactor);
   const deps = { repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config };
   const service = new AuthService(deps);
   const sessions: Pick<LiveSessions, "isActive" | "knownActive"> = live;

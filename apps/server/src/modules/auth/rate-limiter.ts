@@ -1,11 +1,10 @@
-import type { DB } from "../../db/database.ts";
-import { FixedWindowCounter } from "../../infrastructure/rate-limit/fixed-window.ts";
+import { FixedWindowCounter, type HitStore } from "../../infrastructure/rate-limit/fixed-window.ts";
 import { type AuthError, authErrors } from "./auth-errors.ts";
 
 /**
- * Fixed-window counters kept in the database, so every replica sees the same counts. Each bucket is
- * counted per IP and per account (e-mail or phone); the limits are production values that
- * AUTH_RATE_LIMIT_FACTOR scales.
+ * Fixed-window counters (on PostgreSQL in the database, so every replica sees the same counts; on SQLite in the one
+ * server's memory: fixed-window.ts hitStoreFor). Each bucket is counted per IP and per account (e-mail or phone);
+ * the limits are production values that AUTH_RATE_LIMIT_FACTOR scales.
  */
 export const RATE_LIMITS = {
   signInPerIp: { limit: 30, windowSeconds: 300 },
@@ -26,8 +25,8 @@ export class RateLimiter {
   readonly #counter: FixedWindowCounter;
   readonly #factor: number;
 
-  constructor(db: DB, factor: number) {
-    this.#counter = new FixedWindowCounter(db);
+  constructor(hits: HitStore, factor: number) {
+    this.#counter = new FixedWindowCounter(hits);
     this.#factor = factor;
   }
 
