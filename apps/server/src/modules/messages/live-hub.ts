@@ -106,10 +106,12 @@ export class LiveHub {
       this.#cursor = row.id;
       this.#dispatch(row);
     } else this.poke();
-    const published = this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id }));
-    // The sender's acknowledgement leaves after the message's deliveries on this process, not before them.
-    await this.#flushed;
-    await published;
+    // The sender's acknowledgement leaves after the message's deliveries on this process, not before them. Both
+    // awaited together: a publish failing while the flush is pending must not go unhandled.
+    await Promise.all([
+      this.#flushed,
+      this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id })),
+    ]);
   }
 
   /**
