@@ -114,6 +114,9 @@ export class WebFiles {
       readFile(`${path}.br`).catch(() => undefined),
       readFile(`${path}.gz`).catch(() => undefined),
     ]);
+    // A file being written (a build under a running server) reads shorter or longer than it stated: held, a chunk
+    // cut short would be answered for WEB_REVALIDATE_MS, and a browser keeps an immutable asset for a year.
+    if (identity.length !== info.size) return null;
     const entry: WebFile = {
       mtimeMs: info.mtimeMs,
       size: info.size,
