@@ -48,7 +48,7 @@ export function AccountPreferences({ settings }: { settings: AccountSettings }) 
   // A saved answer leaves the draft once it has reached this screen as `settings`: TanStack Query tells its
   // subscribers a moment after setQueryData, and a draft cleared before that showed the old answer in between
   // (the box flicked back after a fast save).
-  // biome-ignore lint/correctness/useExhaustiveDependencies: new settings from the server are the reason to run
+  // New settings from the server are the reason to run.
   useEffect(() => setDraft({}), [settings]);
 
   return (

@@ -19,7 +19,7 @@ import "./stories.css";
 /** Plays a media element when it appears; a blocked autoplay leaves a visible play button. */
 function useAutoplay(ref: React.RefObject<HTMLMediaElement | null>, key: string) {
   const [blocked, setBlocked] = useState(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: key names the media to start, the element may be reused
+  // Runs again for a new key (the media to start): the element may be reused.
   useEffect(() => {
     setBlocked(false);
     const el = ref.current;
