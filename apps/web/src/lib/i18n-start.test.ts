@@ -32,6 +32,19 @@ describe("the language cookie the server reads for a screen's preloads", () => {
     expect(cookieOf()).toBe("en");
   });
 
+  it("keeps a link's ?lng= as the person's choice: the next visit without it opens in that language", async () => {
+    history.replaceState(null, "", "/login?lng=ar");
+    try {
+      expect((await startI18n()).currentLanguage()).toBe("ar");
+      expect(cookieOf()).toBe("ar");
+      history.replaceState(null, "", "/chats");
+      expect(navigator.languages[0]).toMatch(/^en/);
+      expect((await startI18n()).currentLanguage()).toBe("ar");
+    } finally {
+      history.replaceState(null, "", "/");
+    }
+  });
+
   it("is not written at start when the person never chose (the browser's language decides on both sides)", async () => {
     await startI18n();
     expect(cookieOf()).toBeUndefined();

@@ -206,6 +206,10 @@ export function initI18n(): Promise<unknown> {
   if (!started) {
     if (typeof document !== "undefined") {
       applyDocumentLanguage(language);
+      // A link's ?lng= (texts and e-mails carry one) is a choice like the switch: kept, so the next visit without it
+      // opens in the same language (spec section 4: the detected language is cached in local storage).
+      const fromLink = asLanguage(new URLSearchParams(location.search).get("lng"));
+      if (fromLink && asLanguage(stored()) !== fromLink) remember(fromLink);
       // A choice kept before the cookie existed: the server learns it now, not at the person's next switch.
       const choice = asLanguage(stored());
       if (choice && !document.cookie.split("; ").includes(`${LANGUAGE_COOKIE}=${choice}`)) tellServer(choice);
