@@ -62,6 +62,9 @@ export const unauthorized = (message = "Authentication required") => new AppErro
 export const forbidden = (message = "You do not have access to this resource") => new AppError("forbidden", message);
 export const notFound = (message = "Not found") => new AppError("not_found", message);
 export const conflict = (message: string) => new AppError("conflict", message);
+/** 429 with Retry-After: a rate limit or a cap (write limits, live streams per person). */
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new AppError("rate_limited", "Too many requests. Please wait a moment and try again.", { retryAfterSeconds });
 
 /**
  * Parses input a service was handed (already checked at the HTTP edge, or mapped from another API's body): a

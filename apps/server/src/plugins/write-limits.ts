@@ -1,6 +1,6 @@
 import { MAX_RECORDING_BYTES, UPLOAD_LIMITS, VOICE_NOTE_MAX_BYTES } from "@hikaya/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { AppError } from "../errors.ts";
+import { AppError, tooManyRequests } from "../errors.ts";
 import { FixedWindowCounter, hitStoreFor, type WindowLimit } from "../infrastructure/rate-limit/fixed-window.ts";
 import { accessTokenOf } from "../modules/auth/guards.ts";
 import { addRouteOnRequest } from "./route-hooks.ts";
@@ -68,9 +68,6 @@ declare module "fastify" {
   }
 }
 
-const tooMany = (retryAfterSeconds: number) =>
-  new AppError("rate_limited", "Too many requests. Please wait a moment and try again.", { retryAfterSeconds });
-
 /** The account a request's token names, for counting only: a bad token counts by IP, and its route answers 401. */
 async function accountOf(request: FastifyRequest): Promise<string | null> {
   const query = request.query as { access_token?: unknown } | undefined;
@@ -119,7 +116,7 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
     // Both counts at once (in the database, one round trip per write, not two); so a request refused for its address
     // has still been counted against its account, and the other way round.
     const refusal = await counter.hitEach(hits);
-    if (refusal) throw tooMany(refusal.retryAfterSeconds);
+    if (refusal) throw tooManyRequests(refusal.retryAfterSeconds);
   }
   // A hook of the limited routes only (addRouteOnRequest). Callback style: a route registered for several methods
   // shares its config, and a method without a limit passes without a promise.

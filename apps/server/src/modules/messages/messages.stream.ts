@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { AppError, forbidden, unauthorized } from "../../errors.ts";
+import { AppError, forbidden, tooManyRequests, unauthorized } from "../../errors.ts";
 import { accessTokenOf, operatorRoleOf } from "../auth/guards.ts";
 import type { LiveConnection, LiveHub } from "./live-hub.ts";
 
@@ -171,8 +171,7 @@ export class LiveStreams {
    */
   add(stream: LiveStream) {
     const held = this.#perAccount.get(stream.accountId) ?? 0;
-    if (held >= LIVE_STREAMS_PER_ACCOUNT)
-      throw new AppError("rate_limited", "Too many requests. Please wait a moment and try again.", { retryAfterSeconds: 5 });
+    if (held >= LIVE_STREAMS_PER_ACCOUNT) throw tooManyRequests(5);
     this.#perAccount.set(stream.accountId, held + 1);
     this.#open.add(stream);
   }
