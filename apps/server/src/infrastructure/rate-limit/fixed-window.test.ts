@@ -119,7 +119,7 @@ describe("counting in memory (SQLite: one server process)", () => {
     // Ninety-nine addresses later, the account's count is whole; the first addresses were let go.
     expect(await counter.hit(target.key, target.limit)).toBeNull();
     expect(await counter.hit(target.key, target.limit)).toEqual({ retryAfterSeconds: 870 });
-    const [first] = await store.count([{ key: `m2:ip:0:${Math.floor(at / 60_000)}`, count: 1, expires_at: "" }]);
+    const [first] = await store.count([{ key: `m2:ip:0:${Math.floor(at / 60_000)}`, ends: 0 }]);
     expect(first?.count).toBe(1);
   });
 });

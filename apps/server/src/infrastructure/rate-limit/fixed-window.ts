@@ -38,9 +38,12 @@ const upsertTwo = prepared(
 
 type Counted = { key: string; count: number };
 
-/** Where hits are counted: one more on each row's key (a key and its window), and the counts after. */
+/** One hit to count: a key with its window in it, and when that window ends (epoch seconds). */
+export type Hit = { key: string; ends: number };
+
+/** Where hits are counted: one more on each hit's key, and the counts after. */
 export interface HitStore {
-  count(rows: readonly HitRow[], now: number): Promise<readonly Counted[]>;
+  count(hits: readonly Hit[], now: number): Promise<readonly Counted[]>;
 }
 
 /**
@@ -55,7 +58,12 @@ export class DatabaseHits implements HitStore {
     this.#db = db;
   }
 
-  async count(rows: readonly HitRow[], now: number): Promise<readonly Counted[]> {
+  async count(hits: readonly Hit[], now: number): Promise<readonly Counted[]> {
+    // Rows in key order: two statements upserting the same keys lock them in the same order (PostgreSQL), never
+    // each waiting for the other.
+    const rows = hits
+      .map((h) => ({ key: h.key, count: 1, expires_at: new Date(h.ends * 1000).toISOString() }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const counted = await this.#upsert(rows);
     if (++this.#hits % 200 === 0) {
       await this.#db.deleteFrom("rate_limits").where("expires_at", "<", new Date(now).toISOString()).execute();
@@ -98,8 +106,8 @@ export class MemoryHits implements HitStore {
     this.#counts = new ByteLru(maxBytes);
   }
 
-  async count(rows: readonly HitRow[]): Promise<readonly Counted[]> {
-    return rows.map(({ key }) => {
+  async count(hits: readonly Hit[]): Promise<readonly Counted[]> {
+    return hits.map(({ key }) => {
       const count = (this.#counts.get(key) ?? 0) + 1;
       this.#counts.set(key, count, MEMORY_HIT_OVERHEAD_BYTES + 2 * key.length);
       return { key, count };
@@ -134,20 +142,16 @@ export class FixedWindowCounter {
   async hitEach(hits: readonly { key: string; limit: WindowLimit }[]): Promise<Refusal | null> {
     const now = this.#now();
     const windows = new Map<string, { limit: number; ends: number }>();
-    const rows: HitRow[] = [];
     for (const { key, limit } of hits) {
       const window = Math.floor(now / 1000 / limit.windowSeconds);
       const windowKey = `${key}:${window}`;
-      if (windows.has(windowKey)) continue;
-      const ends = (window + 1) * limit.windowSeconds;
-      windows.set(windowKey, { limit: limit.limit, ends });
-      rows.push({ key: windowKey, count: 1, expires_at: new Date(ends * 1000).toISOString() });
+      if (!windows.has(windowKey)) windows.set(windowKey, { limit: limit.limit, ends: (window + 1) * limit.windowSeconds });
     }
-    if (rows.length === 0) return null;
-    // Rows in key order: two statements upserting the same keys lock them in the same order (PostgreSQL), never
-    // each waiting for the other.
-    rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const counted = await this.#store.count(rows, now);
+    if (windows.size === 0) return null;
+    const counted = await this.#store.count(
+      [...windows].map(([key, { ends }]) => ({ key, ends })),
+      now,
+    );
     let retryAfterSeconds = 0;
     for (const row of counted) {
       const window = windows.get(row.key);
