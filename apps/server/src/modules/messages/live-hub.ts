@@ -64,9 +64,8 @@ export class LiveHub {
   #closed = false;
   /** Connections written to since the last flush, corked until then (see #corkUntilFlush). */
   #corked = new Set<Registered>();
-  /** Settles once the corked writes have left (see announce). */
-  #flushed: Promise<void> = Promise.resolve();
-  #resolveFlushed: (() => void) | null = null;
+  /** Settles once the corked writes have left; null while nothing is corked (see announce). */
+  #flushed: PromiseWithResolvers<void> | null = null;
 
   constructor(db: DB, bus: MessageBus, toChat: (row: MessageRow) => ChatMessage) {
     this.#db = db;
@@ -109,7 +108,7 @@ export class LiveHub {
     // The sender's acknowledgement leaves after the message's deliveries on this process, not before them. Both
     // awaited together: a publish failing while the flush is pending must not go unhandled.
     await Promise.all([
-      this.#flushed,
+      this.#flushed?.promise,
       this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id })),
     ]);
   }
@@ -207,9 +206,7 @@ export class LiveHub {
     if (this.#corked.has(conn)) return;
     if (this.#corked.size === 0) {
       setImmediate(() => this.#flush());
-      this.#flushed = new Promise((resolve) => {
-        this.#resolveFlushed = resolve;
-      });
+      this.#flushed = Promise.withResolvers();
     }
     this.#corked.add(conn);
     conn.cork?.();
@@ -219,8 +216,8 @@ export class LiveHub {
     const corked = this.#corked;
     this.#corked = new Set();
     for (const conn of corked) conn.uncork?.();
-    this.#resolveFlushed?.();
-    this.#resolveFlushed = null;
+    this.#flushed?.resolve();
+    this.#flushed = null;
   }
 
   /**
