@@ -33,9 +33,8 @@ let early: { language: Language; answer: Promise<Story[]>; startedAt: number } |
 
 export function startStoriesList(language: Language) {
   const answer = fetchStoriesList(language);
-  void answer.then(preloadFirstThumbnail, () => undefined);
   // Whoever takes it sees a failure (and retries as the query does); nobody taking it is not an unhandled rejection.
-  answer.catch(() => undefined);
+  void answer.then(preloadFirstThumbnail, () => undefined);
   early = { language, answer, startedAt: Date.now() };
 }
 
