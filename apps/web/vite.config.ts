@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
-import { preactAliases } from "./build/preact-aliases.ts";
+import react from "@vitejs/plugin-react";
 import { precompress } from "./build/precompress.ts";
 import { routePreloads } from "./build/route-preloads.ts";
 
@@ -44,8 +44,8 @@ const common = {
 } as const;
 
 export default defineConfig({
-  resolve: { alias: preactAliases },
   plugins: [
+    react(),
     VitePWA({
       strategies: "generateSW",
       registerType: "autoUpdate",
@@ -124,11 +124,6 @@ export default defineConfig({
           const locale = chunk.facadeModuleId?.match(/\/locales\/(en|ar)\/([\w-]+)\.json$/);
           return locale ? `assets/locale-${locale[1]}-${locale[2]}-[hash].js` : "assets/[name]-[hash].js";
         },
-      },
-      // TanStack Query marks its modules "use client" (for React Server Components, which this app does not use);
-      // @vitejs/plugin-react hid the bundler's warning about it before Preact replaced React.
-      onwarn(warning, warn) {
-        if (warning.code !== "MODULE_LEVEL_DIRECTIVE") warn(warning);
       },
       // Brotli at its maximum (build/precompress.ts) is slow on purpose; a timing report on every build is noise.
       checks: { bundlerTimings: false },
