@@ -76,19 +76,17 @@ async function ensureOtherOperator(deps: AppDeps, actor: Actor, id: string) {
   return roleOf(row.app_metadata);
 }
 
-/** A new role is carried by new tokens only, so the person's sessions end and they sign in again. */
+/** A new role is carried by new tokens only: the auth module ends the person's sessions and they sign in again. */
 export async function changeRole(deps: AppDeps, actor: Actor, id: string, role: OperatorRole, meta: RequestMeta) {
   const before = await ensureOtherOperator(deps, actor, id);
   await deps.auth.service.adminUpdateUser(id, { app_metadata: { role } }, meta);
-  await deps.auth.service.endSessionsOf(id);
   await audit(deps.db, actor, "team.role", { type: "user", id }, { from: before, to: role });
   return memberOf(deps, id);
 }
 
-/** The account stays (it may be a family member's too); the console role goes and every session ends. */
+/** The account stays (it may be a family member's too); the console role goes and (auth's rule) every session ends. */
 export async function removeOperator(deps: AppDeps, actor: Actor, id: string, meta: RequestMeta) {
   const before = await ensureOtherOperator(deps, actor, id);
   await deps.auth.service.adminUpdateUser(id, { app_metadata: { role: null } }, meta);
-  await deps.auth.service.endSessionsOf(id);
   await audit(deps.db, actor, "team.remove", { type: "user", id }, { role: before });
 }

@@ -8,7 +8,7 @@ import { gotruePhone } from "./phone.ts";
 import { burnPasswordCheck, verifyPassword } from "./secrets.ts";
 import type { SessionsService } from "./sessions.service.ts";
 import { authText } from "./texts.ts";
-import { parseJson } from "./user-view.ts";
+import { parseJson, roleChanged } from "./user-view.ts";
 
 /**
  * Accounts: sign-up, password sign-in, a person's changes to their own account (PUT /user and the calls
@@ -118,8 +118,12 @@ export class AccountsService extends AuthCore {
     if (setsAppMetadata) {
       if (typeof input.app_metadata !== "object" || Array.isArray(input.app_metadata))
         throw authErrors.validation("app_metadata must be an object");
-      const merged = { ...parseJson(user.app_metadata), ...(input.app_metadata as Record<string, unknown>) };
-      await this.repo.updateUser(user.id, { app_metadata: JSON.stringify(merged), updated_at: now });
+      const merged = JSON.stringify({ ...parseJson(user.app_metadata), ...(input.app_metadata as Record<string, unknown>) });
+      await this.repo.transaction(async (repo) => {
+        await repo.updateUser(user.id, { app_metadata: merged, updated_at: now });
+        // An admin changing their own role: their tokens carry the old one, so every session ends, this one too.
+        if (roleChanged(user.app_metadata, merged)) await repo.deleteSessionsOf(user.id);
+      });
     }
     if (typeof input.email === "string" && input.email !== "") {
       const email = this.normalizeEmail(input.email);

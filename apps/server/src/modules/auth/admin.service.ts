@@ -12,7 +12,7 @@ import {
 import { authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
 import { authText } from "./texts.ts";
-import { parseJson, type SupabaseFactor, toSupabaseFactor } from "./user-view.ts";
+import { parseJson, roleChanged, type SupabaseFactor, toSupabaseFactor } from "./user-view.ts";
 
 /** The admin API (service-role key or an admin person): users, invitations, generated links, factors. */
 export class AdminService extends AuthCore {
@@ -72,8 +72,11 @@ export class AdminService extends AuthCore {
     if (input.app_metadata && typeof input.app_metadata === "object")
       patch.app_metadata = JSON.stringify({ ...parseJson(user.app_metadata), ...objectOr(input.app_metadata) });
     if (typeof input.ban_duration === "string") patch.banned_until = banUntil(input.ban_duration);
+    const changesRole = typeof patch.app_metadata === "string" && roleChanged(user.app_metadata, patch.app_metadata);
     await this.repo.transaction(async (repo) => {
       await repo.updateUser(id, patch);
+      // Ended in the same transaction, announced to every replica once it commits (before this answers).
+      if (changesRole) await repo.deleteSessionsOf(id);
       const updated = { ...user, ...patch } as UserRow;
       if (patch.email && user.email !== patch.email) {
         await repo.deleteIdentity(id, "email");

@@ -53,6 +53,13 @@ export const parseJson = (text: string | null): Record<string, unknown> => {
   }
 };
 
+/**
+ * Whether two stored app_metadata documents name different roles. A token carries the role it was issued with, so
+ * whoever changes a role must end the person's sessions (their next sign-in carries the new one).
+ */
+export const roleChanged = (before: string | null, after: string | null): boolean =>
+  JSON.stringify(parseJson(before).role ?? null) !== JSON.stringify(parseJson(after).role ?? null);
+
 export const toSupabaseFactor = (f: FactorRow): SupabaseFactor => ({
   id: f.id,
   ...(f.friendly_name ? { friendly_name: f.friendly_name } : {}),
