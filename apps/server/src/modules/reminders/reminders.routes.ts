@@ -164,7 +164,7 @@ export async function reminderRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const auth = await requireUser(request);
-      await subscribe(app.deps, auth.userId, request.body);
+      await subscribe(app.deps, auth.userId, request.body, languageFromHeader(request.headers["accept-language"]));
       return { ok: true as const };
     },
   );
