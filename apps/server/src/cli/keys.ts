@@ -1,11 +1,33 @@
 // `npm run keys:rotate`: a new signing key signs from now on; the previous two stay published in the JWKS,
-// so tokens they signed stay valid until they expire. Running servers pick the new key up within a minute.
+// so tokens they signed stay valid until they expire; the one before them is dropped and refused at once by every
+// running server (told through the bus on PostgreSQL, by the keys file itself with DATA_DIR), cached or not.
 // `npm run keys:service-role`: prints the service-role key for server-to-server admin calls.
 // Both use the running configuration (DATABASE_URL, DATA_DIR): the keys live where the server keeps them.
-import { ConfigError, loadConfig } from "../config.ts";
+import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { migrateToLatest, openDatabase } from "../db/database.ts";
 import { createSecretStore } from "../infrastructure/secrets/index.ts";
-import { loadSigningKeys, rotateSigningKeys } from "../modules/auth/signing-keys.ts";
+import { loadSigningKeys, rotateSigningKeys, SIGNING_KEYS_CHANNEL } from "../modules/auth/signing-keys.ts";
+
+/**
+ * Every server announces itself on the bus at least once a second (and at once when a process connects): after
+ * this long the command knows every running replica, so its confirmed signal waits for each of them.
+ */
+const PEERS_HEARD_MS = 1500;
+
+/** Tells every running replica (PostgreSQL) to read the keys again; returns once each has taken it in. */
+async function announceRotation(config: Config, kid: string): Promise<void> {
+  if (config.database.kind !== "postgres") return; // the servers watch DATA_DIR/keys themselves
+  const { PostgresBus } = await import("../infrastructure/bus/postgres-bus.ts");
+  const bus = new PostgresBus(config.database.url);
+  try {
+    // Subscribing connects (and asks the others to announce themselves); this process hears its own signal too.
+    await bus.subscribe(SIGNING_KEYS_CHANNEL, () => undefined);
+    await new Promise((resolve) => setTimeout(resolve, PEERS_HEARD_MS));
+    await bus.publish(SIGNING_KEYS_CHANNEL, kid, { confirm: true });
+  } finally {
+    await bus.close();
+  }
+}
 
 async function main(command: string | undefined): Promise<void> {
   if (command !== "rotate" && command !== "service-role") {
@@ -19,9 +41,12 @@ async function main(command: string | undefined): Promise<void> {
     if (command === "rotate") {
       await loadSigningKeys(secrets).then((keys) => keys.close()); // creates the first key if there is none
       const kid = await rotateSigningKeys(secrets);
-      console.log(`New signing key ${kid}: it signs new tokens; tokens signed by the previous key stay valid until they expire.`);
+      await announceRotation(config, kid);
       console.log(
-        "Running servers switch to it within a minute. The anon and service-role keys change too (print: npm run keys:service-role).",
+        `New signing key ${kid}: it signs new tokens; tokens signed by the previous two keys stay valid until they expire.`,
+      );
+      console.log(
+        "Running servers have switched to it, and refuse tokens of the key it dropped. The anon and service-role keys change too (print: npm run keys:service-role).",
       );
     } else {
       const keys = await loadSigningKeys(secrets);

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { watch } from "node:fs";
 import { link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { checkSecretName, type SecretStore } from "./secret-store.ts";
@@ -48,6 +49,20 @@ export class FileSecretStore implements SecretStore {
     const next = await change(await this.get<T>(name));
     await rename(await this.#writeTemp(next), this.#file(name));
     return next;
+  }
+
+  /**
+   * A replacement is a rename into the directory, so the directory is watched (the file's old inode is gone). The
+   * watch does not keep the process alive.
+   */
+  watch(name: string, onChange: () => void): () => void {
+    checkSecretName(name);
+    const watcher = watch(this.#dir, { persistent: false }, (_event, file) => {
+      if (file === null || file === `${name}.json`) onChange();
+    });
+    // A watch that fails later (the directory removed) only loses the early signal: the periodic re-read remains.
+    watcher.on("error", () => watcher.close());
+    return () => watcher.close();
   }
 
   #file(name: string): string {

@@ -85,26 +85,36 @@ export class AccessTokens {
     return { token, expiresAt: exp };
   }
 
-  /** The claims of a token verified before and not yet expired, from memory; else undefined (call verify). */
+  /**
+   * The claims of a token verified before, not yet expired and signed by a key still in the store, from memory;
+   * else undefined (call verify).
+   */
   verifiedClaims(token: string): AccessTokenClaims | undefined {
     const cached = this.#verified.get(token);
-    return cached && cached.exp * 1000 > Date.now() ? cached : undefined;
+    return cached && cached.claims.exp * 1000 > Date.now() && this.#keys.isLive(cached.kid) ? cached.claims : undefined;
   }
 
-  /** Verifies signature, expiry and audience. Throws AppError('token_expired' | 'unauthorized'). */
+  /** Verifies signature, expiry, audience and that the signing key is still live. Throws AppError('token_expired' | 'unauthorized'). */
   async verify(token: string): Promise<AccessTokenClaims> {
+    // A rotation was signalled: the keys are read again before any token, cached or not, is accepted.
+    const settled = this.#keys.settled;
+    if (settled) await settled;
     const cached = this.#verified.get(token);
     if (cached) {
-      if (cached.exp * 1000 > Date.now()) return cached;
+      if (!this.#keys.isLive(cached.kid)) {
+        this.#verified.delete(token);
+        throw new AppError("unauthorized", "invalid JWT: unable to parse or verify signature");
+      }
+      if (cached.claims.exp * 1000 > Date.now()) return cached.claims;
       this.#verified.delete(token);
       throw new AppError("token_expired", "JWT has expired");
     }
     try {
-      const { payload } = await this.#verifySignature(token, { audience: "authenticated" });
+      const { payload, protectedHeader } = await this.#verifySignature(token, { audience: "authenticated" });
       if (typeof payload.sub !== "string" || typeof payload.session_id !== "string")
         throw new AppError("unauthorized", "invalid JWT: missing claims");
       const claims = payload as AccessTokenClaims;
-      this.#remember(token, claims);
+      if (typeof protectedHeader.kid === "string") this.#remember(token, protectedHeader.kid, claims);
       return claims;
     } catch (error) {
       if (error instanceof AppError) throw error;
@@ -116,18 +126,19 @@ export class AccessTokens {
   /**
    * A signature check costs more than the rest of a typical request, and a client sends the same
    * token for its whole lifetime; a verified token's claims are kept until it expires (bounded, oldest
-   * first out). Revocation is unaffected: the session is still checked on every request. Nothing here
-   * needs invalidating across replicas: a token's claims never change, and its session is read per request.
+   * first out), with the id of the key that signed it. Revocation is unaffected: the session is still checked
+   * on every request, and an entry counts only while its key is in the store (a rotation that drops the key
+   * is signalled to every replica, see SigningKeys.listen), so a retired key is refused cached or not.
    */
-  readonly #verified = new Map<string, AccessTokenClaims & { exp: number }>();
+  readonly #verified = new Map<string, { kid: string; claims: AccessTokenClaims & { exp: number } }>();
 
-  #remember(token: string, claims: AccessTokenClaims) {
+  #remember(token: string, kid: string, claims: AccessTokenClaims) {
     if (typeof claims.exp !== "number") return;
     if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
       const oldest = this.#verified.keys().next().value;
       if (oldest !== undefined) this.#verified.delete(oldest);
     }
-    this.#verified.set(token, claims as AccessTokenClaims & { exp: number });
+    this.#verified.set(token, { kid, claims: claims as AccessTokenClaims & { exp: number } });
   }
 
   /** Verifies a role key (anon / service_role, or supabase_admin as Supabase's own tools sign). Returns its role or null. */

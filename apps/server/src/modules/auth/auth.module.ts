@@ -24,6 +24,8 @@ export async function createAuthDeps(
   bus: MessageBus,
 ) {
   const { db } = database;
+  // Before any token is verified: a rotation that drops a key must reach this process's token cache.
+  await keys.listen(bus);
   const issuer = config.publicUrl ? `${config.publicUrl}/auth/v1` : null;
   const tokens = new AccessTokens(keys, issuer, config.auth.jwtExpirySeconds);
   const idleDays = config.auth.sessionInactivityDays;

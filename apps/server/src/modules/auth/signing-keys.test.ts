@@ -4,10 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../deps.ts";
 import { FileSecretStore } from "../../infrastructure/secrets/index.ts";
 import { createReplica, createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
+import { createTestUser } from "../../test/test-users.ts";
 import { loadSigningKeys, SIGNING_KEYS_SECRET } from "./signing-keys.ts";
 
 const run = promisify(execFile);
@@ -68,20 +70,56 @@ describe("signing keys shared by replicas, rotation and the service-role key", (
     expect(newKid).toBeDefined();
     expect(newKid).not.toBe(oldKid);
 
-    // Replica A reads the store again (every minute on its own); B has not, and learns the key from a token.
-    expect(await a.keys.refresh(true)).toBe(true);
-    const { token: after } = await a.tokens.issue(subject);
-    expect(kidOf(after)).toBe(newKid);
-    expect(b.keys.current.kid).toBe(oldKid);
-    await expect(b.tokens.verify(after)).resolves.toMatchObject({ sub: subject.userId });
-    expect(b.keys.current.kid).toBe(newKid);
+    // Both replicas heard of the rotation (the bus on PostgreSQL, the keys file on SQLite) and read the store again.
     await expect(b.tokens.verify(before)).resolves.toMatchObject({ sub: subject.userId });
     await expect(a.tokens.verify(before)).resolves.toMatchObject({ sub: subject.userId });
+    expect(b.keys.current.kid).toBe(newKid);
+    const { token: after } = await a.tokens.issue(subject);
+    expect(kidOf(after)).toBe(newKid);
+    await expect(b.tokens.verify(after)).resolves.toMatchObject({ sub: subject.userId });
 
     const jwks = (await t.app.inject({ url: "/auth/v1/.well-known/jwks.json" })).json() as { keys: { kid: string }[] };
     expect(jwks.keys.map((k) => k.kid)).toEqual([newKid, oldKid]);
     // The one-time-code secret is its own: rotating the signing key leaves codes and links valid.
     expect(a.keys.hmacSecret.equals(hmacBefore)).toBe(true);
+  });
+
+  it("a key dropped by the third keys:rotate is refused at once by every replica, even for a token each had verified", async () => {
+    const a = t.app.deps.auth;
+    const b = other.deps.auth;
+    const retiring = a.keys.current;
+    // A long-lived token (30 days) signed by the key about to retire, and a person's token for the API.
+    const now = Math.floor(Date.now() / 1000);
+    const longLived = await new SignJWT({
+      ...subject,
+      aud: "authenticated",
+      role: "authenticated",
+      session_id: subject.sessionId,
+    })
+      .setProtectedHeader({ alg: "ES256", kid: retiring.kid, typ: "JWT" })
+      .setSubject(subject.userId)
+      .setIssuedAt(now)
+      .setExpirationTime(now + 30 * 86_400)
+      .sign(retiring.privateKey);
+    const person = await createTestUser(t.app);
+    const profile = (app: App) => app.inject({ method: "POST", url: "/api/profile", headers: person.headers });
+    // Both replicas verify them once, so both hold them in their verified-token caches.
+    for (const auth of [a, b]) await expect(auth.tokens.verify(longLived)).resolves.toMatchObject({ sub: subject.userId });
+    for (const app of [t.app, other]) expect((await profile(app)).statusCode).toBe(200);
+
+    await keysCli(t, "rotate");
+    await keysCli(t, "rotate");
+    // Still one of the previous two: valid everywhere.
+    await expect(b.tokens.verify(longLived)).resolves.toMatchObject({ sub: subject.userId });
+    expect((await profile(t.app)).statusCode).toBe(200);
+    await keysCli(t, "rotate");
+
+    for (const auth of [a, b]) {
+      expect(auth.keys.all.map((k) => k.kid)).not.toContain(retiring.kid);
+      expect(auth.tokens.verifiedClaims(longLived)).toBeUndefined();
+      await expect(auth.tokens.verify(longLived)).rejects.toMatchObject({ code: "unauthorized" });
+    }
+    for (const app of [t.app, other]) expect((await profile(app)).statusCode).toBe(401);
   });
 
   it("a token naming a key that is in no store is refused, and costs at most one store read per few seconds", async () => {

@@ -1,13 +1,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { createLocalJWKSet, exportJWK, generateKeyPair, importJWK, type CryptoKey as JoseKey, type JWK, SignJWT } from "jose";
+import type { MessageBus } from "../../infrastructure/bus/bus.ts";
 import { FileSecretStore, type SecretStore } from "../../infrastructure/secrets/index.ts";
 
 /**
  * The ES256 keys that sign access tokens, kept in the secret store (DATA_DIR/keys/signing-keys.json on
  * SQLite, the `secrets` table on PostgreSQL, so every replica signs and verifies with the same keys). The
  * first key signs; every stored key is published in the JWKS, so a rotated-out key keeps verifying its
- * tokens until they expire. The HMAC secret for one-time codes and signed links is a separate random secret:
+ * tokens until they expire, and a key dropped from the store is refused at once (SigningKeys.listen). The HMAC secret for one-time codes and signed links is a separate random secret:
  * rotating the signing key does not void outstanding codes and links.
  */
 export interface SigningKey {
@@ -33,9 +34,24 @@ export interface SigningKeys {
    * has not seen yet). Resolves true when they changed. Without `force`, at most one read per few seconds.
    */
   refresh(force?: boolean): Promise<boolean>;
-  /** Stops the periodic refresh. */
+  /**
+   * True while `kid` is one of the stored keys as far as this process knows for sure: false once a rotation dropped
+   * it, and false while a signalled rotation is still being read (then await `settled` and ask again).
+   */
+  isLive(kid: string): boolean;
+  /** Resolves once a signalled rotation has been read; undefined when none is pending (no await on the hot path). */
+  readonly settled: Promise<unknown> | undefined;
+  /**
+   * Hears of rotations: through the bus (`npm run keys:rotate` on PostgreSQL announces one, confirmed by every
+   * replica before it returns) and, with keys in DATA_DIR, from the keys file itself. A gap in the bus re-reads.
+   */
+  listen(bus: MessageBus): Promise<void>;
+  /** Stops the periodic refresh and the listening. */
   close(): void;
 }
+
+/** A rotation happened: every process re-reads the keys before it accepts another token. */
+export const SIGNING_KEYS_CHANNEL = "auth_signing_keys";
 
 interface StoredKey {
   kid: string;
@@ -45,6 +61,7 @@ interface StoredKey {
 
 interface Snapshot {
   fingerprint: string;
+  kids: Set<string>;
   current: SigningKey;
   all: SigningKey[];
   jwks: { keys: JWK[] };
@@ -89,24 +106,44 @@ export async function loadSigningKeys(secrets: SecretStore, options: { refreshMs
   let snapshot = await toSnapshot(stored);
   let refreshing: Promise<boolean> | undefined;
   let lastRead = 0;
+  const read = async () => {
+    lastRead = Date.now();
+    const latest = await secrets.get<StoredKey[]>(SIGNING_KEYS_SECRET);
+    if (!latest || !Array.isArray(latest) || latest.length === 0) return false;
+    if (fingerprintOf(latest) === snapshot.fingerprint) return false;
+    snapshot = await toSnapshot(latest);
+    return true;
+  };
   const refresh = (force = false) => {
     if (!force && Date.now() - lastRead < MIN_REFRESH_GAP_MS) return Promise.resolve(false);
-    refreshing ??= (async () => {
+    refreshing ??= read().finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
+  // A signalled rotation: until the store has been read again (by a read that started after the signal, so one
+  // already under way does not count), no cached verification is trusted. Signals during the read read once more.
+  let signals = 0;
+  let settled: Promise<unknown> | undefined;
+  const signal = () => {
+    signals++;
+    settled ??= (async () => {
       try {
-        lastRead = Date.now();
-        const latest = await secrets.get<StoredKey[]>(SIGNING_KEYS_SECRET);
-        if (!latest || !Array.isArray(latest) || latest.length === 0) return false;
-        if (fingerprintOf(latest) === snapshot.fingerprint) return false;
-        snapshot = await toSnapshot(latest);
-        return true;
+        for (let seen = -1; seen !== signals; ) {
+          seen = signals;
+          await refreshing?.catch(() => undefined);
+          await refresh(true);
+        }
+      } catch {
+        // The store could not be read: the next signal, the next unknown key or the periodic refresh tries again.
       } finally {
-        refreshing = undefined;
+        settled = undefined;
       }
     })();
-    return refreshing;
   };
   const timer = setInterval(() => void refresh(true).catch(() => undefined), options.refreshMs ?? REFRESH_MS);
   timer.unref();
+  const stops: (() => unknown)[] = [];
   return {
     get current() {
       return snapshot.current;
@@ -128,7 +165,20 @@ export async function loadSigningKeys(secrets: SecretStore, options: { refreshMs
     },
     hmacSecret: Buffer.from(hmac, "base64url"),
     refresh,
-    close: () => clearInterval(timer),
+    isLive: (kid) => settled === undefined && snapshot.kids.has(kid),
+    get settled() {
+      return settled;
+    },
+    async listen(bus) {
+      stops.push(await bus.subscribe(SIGNING_KEYS_CHANNEL, signal, signal));
+      // With SQLite the keys CLI cannot reach this process's bus: the file it replaces is the signal.
+      const stop = secrets.watch?.(SIGNING_KEYS_SECRET, signal);
+      if (stop) stops.push(stop);
+    },
+    close: () => {
+      clearInterval(timer);
+      for (const stop of stops.splice(0)) void Promise.resolve(stop()).catch(() => undefined);
+    },
   };
 }
 
@@ -145,6 +195,7 @@ async function toSnapshot(stored: StoredKey[]): Promise<Snapshot> {
   const jwks = { keys: all.map((k) => k.publicJwk) };
   return {
     fingerprint: fingerprintOf(stored),
+    kids: new Set(stored.map((k) => k.kid)),
     current,
     all,
     jwks,
