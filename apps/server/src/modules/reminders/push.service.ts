@@ -26,9 +26,11 @@ const REPLY_TEXTS = {
 const REFUSAL_TEXTS = {
   en: {
     endpoint: "This notification address cannot be used: it must be a push service on the internet, over https.",
+    taken: "This notification address is registered to another account.",
   },
   ar: {
     endpoint: "لا يمكن استخدام عنوان الإشعارات هذا: يجب أن يكون خدمة إشعارات على الإنترنت عبر https.",
+    taken: "عنوان الإشعارات هذا مسجَّل لحساب آخر.",
   },
 } as const satisfies Record<Language, Record<string, string>>;
 
@@ -49,7 +51,9 @@ const vapidSubject = (config: AppDeps["config"]) => {
 
 /**
  * Saves a browser's subscription for the person. The endpoint must be an https push service on a public address
- * (else `validation_failed` on `endpoint`).
+ * (else `validation_failed` on `endpoint`), and an endpoint belongs to the account that registered it until that
+ * account removes it or the push service says it is gone: another account registering it gets `conflict` and
+ * the first keeps it (else anyone who saw an endpoint could take another person's notifications).
  * `requestLanguage` (the request's Accept-Language) words the refusal when the person has not chosen a language.
  */
 export async function subscribe(
@@ -70,13 +74,14 @@ export async function subscribe(
       issues: [{ path: "/endpoint", message: (await texts()).endpoint, reason: error.reason }],
     });
   }
-  await repo.savePushSubscription(deps.db, {
+  const saved = await repo.savePushSubscription(deps.db, {
     endpoint: input.endpoint,
     user_id: userId,
     p256dh: input.keys.p256dh,
     auth: input.keys.auth,
     created_at: now.toISOString(),
   });
+  if (!saved) throw new AppError("conflict", (await texts()).taken, { field: "endpoint" });
 }
 
 export async function unsubscribe(deps: Deps, userId: string, endpoint?: string): Promise<void> {

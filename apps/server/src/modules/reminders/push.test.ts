@@ -348,3 +348,32 @@ describe("Web Push goes only to push services on public https addresses", () => 
     await expect(checkPushEndpoint(url.href)).rejects.toMatchObject({ reason: "unresolved" });
   });
 });
+
+describe("A push endpoint belongs to the account that registered it", () => {
+  // A public address literal: subscribing resolves nothing and connects nowhere.
+  const endpoint = "https://93.184.215.14/push/v1/shared-endpoint";
+  const register = (user: TestUser, keys: { p256dh: string; auth: string }) =>
+    app.inject({ method: "POST", url: "/api/push/subscription", headers: user.headers, payload: { endpoint, keys } });
+  const stored = () =>
+    app.deps.db.selectFrom("push_subscriptions").select(["user_id", "p256dh", "auth"]).where("endpoint", "=", endpoint).execute();
+
+  it("another account registering the same endpoint gets a conflict and the first keeps it, until the first removes it", async () => {
+    const first = await personIn("en");
+    const second = await personIn("ar");
+    expect((await register(first, { p256dh: "first-key", auth: "first-auth" })).statusCode).toBe(200);
+
+    const taken = await register(second, { p256dh: "second-key", auth: "second-auth" });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json()).toMatchObject({ code: "conflict", message: "عنوان الإشعارات هذا مسجَّل لحساب آخر." });
+    expect(await stored()).toEqual([{ user_id: first.id, p256dh: "first-key", auth: "first-auth" }]);
+
+    // The owner's browser renewing its keys is still its own business.
+    expect((await register(first, { p256dh: "renewed-key", auth: "renewed-auth" })).statusCode).toBe(200);
+    expect(await stored()).toEqual([{ user_id: first.id, p256dh: "renewed-key", auth: "renewed-auth" }]);
+
+    const off = await app.inject({ method: "POST", url: "/api/push/unsubscribe", headers: first.headers, payload: { endpoint } });
+    expect(off.statusCode).toBe(200);
+    expect((await register(second, { p256dh: "second-key", auth: "second-auth" })).statusCode).toBe(200);
+    expect(await stored()).toEqual([{ user_id: second.id, p256dh: "second-key", auth: "second-auth" }]);
+  });
+});

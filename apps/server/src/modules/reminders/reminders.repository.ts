@@ -249,15 +249,26 @@ export async function findLanguage(db: Db, userId: string): Promise<string | nul
 
 // ── Push subscriptions ──────────────────────────────────────────────────────────────────────────────
 
+/**
+ * Saves a subscription, or refreshes the keys of one the same person registered before; false (nothing
+ * changed) when the endpoint belongs to another account. One statement, so two accounts racing for an
+ * endpoint cannot both win.
+ */
 export async function savePushSubscription(
   db: Db,
   row: { endpoint: string; user_id: string; p256dh: string; auth: string; created_at: string },
-) {
-  await db
+): Promise<boolean> {
+  const result = await db
     .insertInto("push_subscriptions")
     .values(row)
-    .onConflict((oc) => oc.column("endpoint").doUpdateSet({ user_id: row.user_id, p256dh: row.p256dh, auth: row.auth }))
-    .execute();
+    .onConflict((oc) =>
+      oc
+        .column("endpoint")
+        .doUpdateSet({ p256dh: row.p256dh, auth: row.auth })
+        .where("push_subscriptions.user_id", "=", row.user_id),
+    )
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 export async function listPushSubscriptions(db: Db, userId: string) {

@@ -159,7 +159,7 @@ export async function reminderRoutes(fastify: FastifyInstance) {
         tags: ["push"],
         summary: "Save this browser's push subscription (replies from the facilitators arrive as notifications)",
         body: pushSubscriptionInputSchema,
-        response: { 200: ok, ...errorResponses(400, 401) },
+        response: { 200: ok, ...errorResponses(400, 401, 409) },
       },
     },
     async (request) => {
