@@ -1,8 +1,9 @@
 import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
-import react from "@vitejs/plugin-react";
 import { precompress } from "./build/precompress.ts";
+import { prerenderScreens } from "./build/prerender.ts";
 import { routePreloads } from "./build/route-preloads.ts";
 
 const server = process.env.HIKAYA_SERVER ?? "http://localhost:8080";
@@ -107,6 +108,7 @@ export default defineConfig({
       queryLayout: fileURLToPath(new URL("./src/app/query-layout.tsx", import.meta.url)),
     }),
     precompress(),
+    prerenderScreens(),
   ],
   server: {
     proxy: { "/api": server, "/auth": server, "/storage": server },

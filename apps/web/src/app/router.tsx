@@ -5,7 +5,7 @@ import { landingRoutes } from "../features/landing/routes.tsx";
 import { messagesRoutes } from "../features/messages/routes.tsx";
 import { storiesRoutes } from "../features/stories/routes.tsx";
 import { lazyScreen } from "../lib/lazy-screen.ts";
-import { createBrowserRouter, Outlet, type RouteObject, useLocation } from "../lib/router.tsx";
+import { Outlet, type RouteObject, useLocation } from "../lib/router.tsx";
 import { NotFoundPage } from "./not-found-page.tsx";
 import { SettingsGate } from "./settings-gate.tsx";
 
@@ -41,7 +41,8 @@ const adminRoutes: RouteObject[] = [
   { path: "/admin/*", lazy: lazyScreen(() => import("../admin/admin-app.tsx"), "AdminApp", "admin") },
 ];
 
-export const router = createBrowserRouter([
+/** Every screen, for the browser's router (main.tsx) and the build's prerender (prerender.tsx). */
+export const routes: RouteObject[] = [
   {
     element: <Shell />,
     children: [
@@ -50,4 +51,4 @@ export const router = createBrowserRouter([
       { path: "*", element: <NotFoundPage /> },
     ],
   },
-]);
+];

@@ -4,7 +4,7 @@
  * same session's access and refresh tokens. lib/session.ts keeps it fresh and mirrors the spec's
  * `token` and `userId` keys, so the token API and the rest of the app only read those.
  */
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { AuthApiError } from "./auth-session.ts";
 import { looksLikePhone, toE164, usernameToEmail } from "./countries.ts";
 import { loadSettings } from "./public-settings.ts";
@@ -16,8 +16,19 @@ export { loadSettings, startAuthSync };
 const REMEMBER_KEY = "rememberMe";
 
 /** The last Remember Me choice, to pre-tick the box. */
-export function rememberPreference(): boolean {
+function rememberPreference(): boolean {
   return localStorage.getItem(REMEMBER_KEY) !== "0";
+}
+
+const ticked = () => true;
+const unchanging = () => () => undefined;
+
+/**
+ * The last Remember Me choice as a component reads it: ticked in the prerendered page (which knows no device) and
+ * while it hydrates, then this device's choice, so the two renders agree and React updates the box afterwards.
+ */
+export function useRememberPreference(): boolean {
+  return useSyncExternalStore(unchanging, rememberPreference, ticked);
 }
 
 function setRememberPreference(remember: boolean) {

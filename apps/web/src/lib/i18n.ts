@@ -219,6 +219,13 @@ export function initI18n(): Promise<unknown> {
   return started;
 }
 
+/** The build's prerender (app/prerender.tsx, no window): renders in `lang` with the namespaces the screen needs. */
+export function renderIn(lang: Language, ...namespaces: Namespace[]): Promise<unknown> {
+  language = lang;
+  for (const ns of namespaces) wanted.add(ns);
+  return load(lang, wanted);
+}
+
 export function currentLanguage(): Language {
   return language;
 }

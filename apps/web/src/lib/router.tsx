@@ -247,6 +247,16 @@ export function createBrowserRouter(routes: RouteObject[]): Router {
   return { routes, ready: loadRoutes(current) };
 }
 
+/**
+ * A router held at one path, with no window: the build prerenders the public screens with it (app/prerender.tsx).
+ * Its `ready` resolves once the screen's lazy chunks are in, so the render is the screen, not an empty router.
+ */
+export function createStaticRouter(routes: RouteObject[], pathname: string): Router {
+  current = { pathname, search: "", hash: "", state: null };
+  const ready = Promise.all((matchRoutes(routes, pathname) ?? []).map((m) => resolveLazy(m.route))).then(() => undefined);
+  return { routes, ready };
+}
+
 export function RouterProvider({ router }: { router: Router }) {
   const location = useLocation();
   const [failed, setFailed] = useState<{ error: unknown } | null>(null);

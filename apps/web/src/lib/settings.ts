@@ -73,7 +73,14 @@ function subscribe(listener: () => void) {
 }
 
 const snapshot = () => state;
+/**
+ * What a prerendered screen was rendered with (app/prerender.tsx): no settings yet, nothing pending, so the gate lets
+ * the screen through. Hydration starts from the same state and then re-renders with the real settings (the operator's
+ * title, maintenance), which React treats as an ordinary update, not a mismatch.
+ */
+const PRERENDERED: SettingsState = { data: undefined, isPending: false };
+const prerenderedSnapshot = () => PRERENDERED;
 
 export function useSettings(): SettingsState {
-  return useSyncExternalStore(subscribe, snapshot, snapshot);
+  return useSyncExternalStore(subscribe, snapshot, prerenderedSnapshot);
 }

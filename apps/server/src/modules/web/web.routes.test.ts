@@ -20,6 +20,10 @@ describe("the web app's files", () => {
     writeFileSync(join(dist, "assets", "app-1.js"), "console.log(1)");
     writeFileSync(join(dist, "assets", "big-1.js"), big);
     writeFileSync(join(dist, ".secret"), "not for you");
+    mkdirSync(join(dist, "prerendered", "en"), { recursive: true });
+    mkdirSync(join(dist, "prerendered", "ar"), { recursive: true });
+    writeFileSync(join(dist, "prerendered", "en", "register.html"), '<html lang="en"><h1>Register</h1>');
+    writeFileSync(join(dist, "prerendered", "ar", "register.html"), '<html lang="ar"><h1>التسجيل</h1>');
     t = await createTestApp({ WEB_DIST_DIR: dist });
   });
   afterAll(async () => {
@@ -48,6 +52,18 @@ describe("the web app's files", () => {
     expect(gzipped.rawPayload.equals(gzipSync(html))).toBe(true);
     const again = await get("/login", { "if-none-match": String(plain.headers.etag) });
     expect(again.statusCode).toBe(304);
+  });
+
+  it("answers a public screen prerendered in the language the link, the cookie or the browser picks", async () => {
+    expect((await get("/register", { "accept-language": "en-GB,en;q=0.9" })).body).toContain('lang="en"');
+    expect((await get("/register", { "accept-language": "fr, ar;q=0.5" })).body).toContain("التسجيل");
+    // The person's choice (the cookie the app sets) wins over the browser's languages; a link's ?lng= over both.
+    const chosen = await get("/register", { "accept-language": "en", cookie: "hikaya-lang=ar" });
+    expect(chosen.body).toContain('lang="ar"');
+    expect(chosen.headers.vary).toContain("cookie, accept-language");
+    expect((await get("/register?lng=en", { cookie: "hikaya-lang=ar" })).body).toContain('lang="en"');
+    // A screen that is not prerendered (signed in, or not built so) is the app's shell.
+    expect((await get("/stories", { "accept-language": "en" })).body).toBe(html);
   });
 
   it("serves hashed assets as immutable, large ones streamed, and never a dotfile or a path outside the build", async () => {

@@ -61,11 +61,15 @@ export async function webRoutes(app: FastifyInstance) {
       return sendFile(request, reply, file);
     }
     if (/\.[a-z0-9]+$/i.test(path)) return sendError(reply, notFound(`No file ${path}`));
-    const link = preloads.linkFor(path, languageOf(request));
+    const language = languageOf(request);
+    const link = preloads.linkFor(path, language);
     if (link) reply.header("link", link);
-    // The Link header names the strings of the language the cookie or the browser asks for: a cache that keeps one
-    // screen's HTML must keep it per language choice.
+    // The Link header names the strings of the language the cookie or the browser asks for, and a public screen comes
+    // prerendered in that language: a cache that keeps one screen's HTML must keep it per language choice.
     reply.header("vary", "cookie, accept-language");
+    // The web build writes the public screens prerendered in each language (apps/web build/prerender.ts).
+    const prerendered = `prerendered/${language}${path}.html`;
+    if (isPlainPath(prerendered) && existsSync(join(root, prerendered))) return sendFile(request, reply, prerendered);
     return sendFile(request, reply, "index.html");
   });
 }

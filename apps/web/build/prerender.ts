@@ -1,0 +1,84 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { createServer, type Plugin } from "vite";
+import { writeCompressed } from "./precompress.ts";
+
+/** The screens a person meets before signing in: prerendered so a slow phone shows them before any script runs. */
+export const PRERENDERED_SCREENS = [
+  "/landing",
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/contact",
+  "/termandcondtion",
+  "/privacypolicy",
+] as const;
+const LANGUAGES = ["en", "ar"] as const;
+
+/** Where the server finds a screen's HTML: `prerendered/<language><path>.html` (modules/web/prerendered.ts). */
+export const prerenderedFile = (language: string, path: string) => `prerendered/${language}${path}.html`;
+
+interface Preloads {
+  routes: { path: string; files: string[] }[];
+}
+
+/**
+ * The built index.html with a screen inside `#root`: the language and direction on `<html>`, the screen's own
+ * stylesheets linked (they would otherwise arrive with its chunk, after the first paint, and move the page), and
+ * `data-prerendered` telling the entry to hydrate rather than render afresh.
+ */
+export function pageHtml(index: string, screen: string, language: string, stylesheets: string[]): string {
+  const dir = language === "ar" ? "rtl" : "ltr";
+  const links = stylesheets.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`).join("\n    ");
+  return index
+    .replace(/<html lang="[^"]*" dir="[^"]*">/, `<html lang="${language}" dir="${dir}">`)
+    .replace("</head>", `  ${links}\n  </head>`)
+    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${language}">${screen}</div>`);
+}
+
+/**
+ * After the client build: renders each public screen in English and Arabic with React's static renderer
+ * (app/prerender.tsx, loaded through Vite so it runs the app's own sources), into `dist/prerendered/`, with .br/.gz
+ * copies like every other text file. The server sends the one in the person's language.
+ */
+export function prerenderScreens(): Plugin {
+  let outDir = "dist";
+  let root = process.cwd();
+  return {
+    name: "hikaya-prerender",
+    apply: "build",
+    enforce: "post",
+    configResolved(config) {
+      outDir = config.build.outDir;
+      root = config.root;
+    },
+    async closeBundle() {
+      const vite = await createServer({
+        root,
+        configFile: false,
+        logLevel: "error",
+        appType: "custom",
+        server: { middlewareMode: true, hmr: false, watch: null },
+      });
+      try {
+        const { renderScreen } = (await vite.ssrLoadModule("/src/app/prerender.tsx")) as {
+          renderScreen: (path: string, language: string) => Promise<string>;
+        };
+        const index = await readFile(join(outDir, "index.html"), "utf8");
+        const preloads = JSON.parse(await readFile(join(outDir, "preloads.json"), "utf8")) as Preloads;
+        for (const path of PRERENDERED_SCREENS) {
+          const stylesheets = preloads.routes.find((r) => r.path === path)?.files.filter((f) => f.endsWith(".css")) ?? [];
+          for (const language of LANGUAGES) {
+            const html = pageHtml(index, await renderScreen(path, language), language, stylesheets);
+            const file = join(outDir, prerenderedFile(language, path));
+            await mkdir(dirname(file), { recursive: true });
+            await writeFile(file, html);
+            await writeCompressed(file, html);
+          }
+        }
+      } finally {
+        await vite.close();
+      }
+    },
+  };
+}
