@@ -25,6 +25,8 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ADMIN_EMAIL: z.email().optional(),
     ADMIN_PASSWORD: z.string().min(6, "must be at least 6 characters").optional(),
+    // Sign-up needs no mailbox, so an existing account at ADMIN_EMAIL may be anyone's: made admin only when said so.
+    ADMIN_EMAIL_PROMOTE_EXISTING: bool(false),
     USERNAME_EMAIL_DOMAIN: z
       .string()
       .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, "must be a domain name like users.hikaya.app")
@@ -137,7 +139,7 @@ export interface Config {
   database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
   publicUrl: string | undefined;
   logLevel: Env["LOG_LEVEL"];
-  admin: { email: string; password: string } | undefined;
+  admin: { email: string; password: string; promoteExisting: boolean } | undefined;
   usernameEmailDomain: string;
   seedDemo: boolean;
   webDistDir: string;
@@ -218,7 +220,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     database,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ""),
     logLevel: env.LOG_LEVEL,
-    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
+    admin:
+      env.ADMIN_EMAIL && env.ADMIN_PASSWORD
+        ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, promoteExisting: env.ADMIN_EMAIL_PROMOTE_EXISTING }
+        : undefined,
     usernameEmailDomain: env.USERNAME_EMAIL_DOMAIN.toLowerCase(),
     seedDemo: env.SEED_DEMO,
     webDistDir: resolve(env.WEB_DIST_DIR ?? resolve(REPO_ROOT, "apps/web/dist")),

@@ -34,7 +34,7 @@ export class AuthService {
 
   // ── what other modules call ──
 
-  ensureAdmin(admin: { email: string; password: string }) {
+  ensureAdmin(admin: Parameters<AdminBootstrap["ensureAdmin"]>[0]) {
     return this.#bootstrap.ensureAdmin(admin);
   }
   findUser(userId: string) {
