@@ -333,6 +333,7 @@ export interface Database {
   reminder_jobs: ReminderJobsTable;
   reminder_stop_uses: ReminderStopUsesTable;
   push_subscriptions: PushSubscriptionsTable;
+  reminder_inbound_messages: ReminderInboundMessagesTable;
   secrets: SecretsTable;
 }
 
@@ -420,6 +421,12 @@ export interface ReminderStopUsesTable {
   token_id: string;
   user_id: string;
   used_at: string;
+}
+
+/** Provider message ids the inbound webhook has handled (migration 0018): a replay of one changes nothing. */
+export interface ReminderInboundMessagesTable {
+  message_sid: string;
+  received_at: string;
 }
 
 export interface PushSubscriptionsTable {

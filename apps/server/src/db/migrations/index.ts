@@ -13,6 +13,7 @@ import * as m0013 from "./0013-inbox.ts";
 import * as m0014 from "./0014-drafts.ts";
 import * as m0015 from "./0015-console-lists.ts";
 import * as m0017 from "./0017-bilingual-media.ts";
+import * as m0018 from "./0018-inbound-messages.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -36,4 +37,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0014-drafts": m0014,
   "0015-console-lists": m0015,
   "0017-bilingual-media": m0017,
+  "0018-inbound-messages": m0018,
 };

@@ -141,4 +141,34 @@ describe("the inbound webhook with the auth token configured", () => {
     expect((await post(params, sign(params))).statusCode).toBe(200);
     expect(await consent(person.id)).toBe(0);
   });
+
+  it("acts on each MessageSid once: a captured STOP posted again after the person opted back in changes nothing", async () => {
+    const person = await addPerson(app, { joinedAt: new Date() });
+    const stop = { From: person.phone, Body: "STOP", MessageSid: "SMcaptured0001" };
+    expect((await post(stop, sign(stop))).statusCode).toBe(200);
+    expect(await consent(person.id)).toBe(0);
+
+    // The person turns reminders back on; then the captured request, signature and all, arrives again.
+    await app.deps.db.updateTable("profiles").set({ agree_to_reminder: 1 }).where("user_id", "=", person.id).execute();
+    const replay = await post(stop, sign(stop));
+    expect(replay.statusCode).toBe(200); // what Twilio expects of a delivery, so it does not retry
+    expect(replay.headers["content-type"]).toContain("text/xml");
+    expect(await consent(person.id)).toBe(1);
+    const recorded = await app.deps.db
+      .selectFrom("reminder_inbound_messages")
+      .select("message_sid")
+      .where("message_sid", "=", "SMcaptured0001")
+      .execute();
+    expect(recorded).toHaveLength(1);
+
+    // A signed request without a MessageSid is refused (every Twilio message has one), and changes nothing.
+    const noSid = { From: person.phone, Body: "STOP" };
+    expect((await post(noSid, sign(noSid))).statusCode).toBe(400);
+    expect(await consent(person.id)).toBe(1);
+
+    // A new STOP (a new message, a new id) still works.
+    const again = { ...stop, MessageSid: "SMcaptured0002" };
+    expect((await post(again, sign(again))).statusCode).toBe(200);
+    expect(await consent(person.id)).toBe(0);
+  });
 });

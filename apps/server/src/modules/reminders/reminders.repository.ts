@@ -232,6 +232,19 @@ export async function useStopToken(db: Db, tokenId: string, userId: string, now:
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/**
+ * Records a provider message id as handled; false when it was handled before (a retry or a replay).
+ * Inside the transaction that acts on the message, so a failure leaves the id free for the provider's retry.
+ */
+export async function recordInboundMessage(db: Db, messageSid: string, now: string): Promise<boolean> {
+  const result = await db
+    .insertInto("reminder_inbound_messages")
+    .values({ message_sid: messageSid, received_at: now })
+    .onConflict((oc) => oc.column("message_sid").doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
 export async function turnOffReminders(db: Db, userId: string, via: string, now: string): Promise<void> {
   await writingFor(userId, () =>
     db

@@ -132,14 +132,17 @@ export async function reminderRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const sms = app.deps.config.sms;
+      const messageSid = request.body.MessageSid || undefined;
       if (sms.provider === "twilio") {
         const signature = request.headers["x-twilio-signature"];
         const url = `${publicUrlOf(app.deps.config)}${request.url}`;
         if (typeof signature !== "string" || !twilioSignatureOk(sms.authToken, url, request.body, signature))
           throw new AppError("forbidden", "The webhook signature does not match");
+        // Twilio sends a MessageSid with every message; without one a signed request could be acted on again and again.
+        if (!messageSid) throw new AppError("bad_request", "MessageSid is required", { field: "MessageSid" });
       }
       const from = request.body.From ?? "";
-      const stopped = from ? await handleInbound(app.deps, from, request.body.Body ?? "") : false;
+      const stopped = from ? await handleInbound(app.deps, { from, body: request.body.Body ?? "", messageSid }) : false;
       request.log.info({ stopped }, "reminders: inbound message");
       return reply.header("content-type", "text/xml").send('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
     },

@@ -27,12 +27,14 @@ const STOP_WORDS = new Set([
   "إلغاء",
 ]);
 
+/** Reminders off and the person's pending ones stopped, in the caller's transaction. */
+async function turnOffIn(trx: Parameters<typeof repo.turnOffReminders>[0], userId: string, via: StopVia, at: string) {
+  await repo.turnOffReminders(trx, userId, via, at);
+  await repo.stopPendingJobs(trx, userId, at);
+}
+
 export async function turnOff(deps: Pick<AppDeps, "db">, userId: string, via: StopVia, now = new Date()): Promise<void> {
-  const at = now.toISOString();
-  await deps.db.transaction().execute(async (trx) => {
-    await repo.turnOffReminders(trx, userId, via, at);
-    await repo.stopPendingJobs(trx, userId, at);
-  });
+  await deps.db.transaction().execute((trx) => turnOffIn(trx, userId, via, now.toISOString()));
 }
 
 /** Verifies a stop link without using it (the page that asks "turn reminders off?"). */
@@ -67,16 +69,31 @@ export function twilioSignatureOk(authToken: string, url: string, params: Record
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
 
-/** An inbound SMS/WhatsApp message: "STOP" (or its Arabic) from a known number turns that person's reminders off. */
-export async function handleInbound(deps: Deps, from: string, body: string, now = new Date()): Promise<boolean> {
-  const word = body
+export interface InboundMessage {
+  from: string;
+  body: string;
+  /** The provider's id for the message (Twilio's `MessageSid`); each id is acted on once. */
+  messageSid?: string | undefined;
+}
+
+/**
+ * An inbound SMS/WhatsApp message: "STOP" (or its Arabic) from a known number turns that person's reminders off.
+ * A message id handled before changes nothing (the provider's retry, or a captured request posted again after the
+ * person turned reminders back on). The id is recorded in the same transaction as the stop, so a stop that failed
+ * can still be retried. Returns whether reminders were turned off.
+ */
+export async function handleInbound(deps: Deps, message: InboundMessage, now = new Date()): Promise<boolean> {
+  const word = message.body
     .trim()
     .toLowerCase()
     .replace(/[.!؟?]+$/u, "");
-  if (!STOP_WORDS.has(word)) return false;
-  const phone = normalizePhone(from.replace(/^whatsapp:/, ""));
+  const phone = STOP_WORDS.has(word) ? normalizePhone(message.from.replace(/^whatsapp:/, "")) : null;
   const userId = phone ? await repo.findUserIdByPhone(deps.db, phone) : undefined;
-  if (!userId) return false;
-  await turnOff(deps, userId, "reply", now);
-  return true;
+  const at = now.toISOString();
+  return deps.db.transaction().execute(async (trx) => {
+    if (message.messageSid && !(await repo.recordInboundMessage(trx, message.messageSid, at))) return false;
+    if (!userId) return false;
+    await turnOffIn(trx, userId, "reply", at);
+    return true;
+  });
 }
