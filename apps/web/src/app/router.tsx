@@ -7,6 +7,7 @@ import { storiesRoutes } from "../features/stories/routes.tsx";
 import { lazyScreen } from "../lib/lazy-screen.ts";
 import { Outlet, type RouteObject, useLocation } from "../lib/router.tsx";
 import { NotFoundPage } from "./not-found-page.tsx";
+import { useScreenTitleAndFocus } from "./screen-focus.ts";
 import { SettingsGate } from "./settings-gate.tsx";
 
 /** Every feature contributes its own routes; the shell only puts them together. */
@@ -28,9 +29,10 @@ const WITHOUT_QUERY = new Set(["/landing", "/landing-page", "/login", "/register
 const queryLayout = async () => ({ Component: (await import("./query-layout.tsx")).QueryLayout });
 
 function Shell() {
-  const { pathname } = useLocation();
+  const location = useLocation();
+  useScreenTitleAndFocus(location);
   return (
-    <SettingsGate pathname={pathname}>
+    <SettingsGate pathname={location.pathname}>
       <Outlet />
     </SettingsGate>
   );

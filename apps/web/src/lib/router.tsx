@@ -13,7 +13,9 @@ import {
   type ReactNode,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
+  useRef,
   useState,
   useSyncExternalStore,
 } from "react";
@@ -32,7 +34,12 @@ export interface Location {
   search: string;
   hash: string;
   state: unknown;
+  /** This history entry's own key (React Router's `location.key`): where its scroll position is kept. */
+  key: string;
 }
+
+/** How the current location was reached, as React Router names it: back/forward is "POP". */
+export type NavigationType = "POP" | "PUSH" | "REPLACE";
 
 /** Where to go: a path, or its parts as React Router takes them (`{ pathname, search }`). */
 export type To = string | { pathname?: string; search?: string; hash?: string };
@@ -114,23 +121,39 @@ export function matchRoutes(routes: RouteObject[], pathname: string, base = "/")
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
-let current: Location = readLocation(null);
+// The real one is read when the router is made (createBrowserRouter), once the history helpers below exist.
+let current: Location = { pathname: "/", search: "", hash: "", state: null, key: "default" };
+let navigationType: NavigationType = "POP";
 /** The location being loaded (its screens' `lazy`), shown once ready unless another navigation overtook it. */
 let pendingId = 0;
 let loadRoutes: ((location: Location) => Promise<void>) | null = null;
 
-function readLocation(state: unknown): Location {
-  if (typeof window === "undefined") return { pathname: "/", search: "", hash: "", state: null };
-  const { pathname, search, hash } = window.location;
-  return { pathname, search, hash, state };
+/** What the router keeps in `history.state`: the caller's state and the entry's key. */
+interface EntryState {
+  usr: unknown;
+  key: string;
 }
 
-function publish(location: Location) {
+const isEntryState = (value: unknown): value is EntryState =>
+  typeof value === "object" && value !== null && typeof (value as EntryState).key === "string";
+
+const newKey = () => Math.random().toString(36).slice(2, 10);
+
+function readLocation(entry: unknown): Location {
+  if (typeof window === "undefined") return { pathname: "/", search: "", hash: "", state: null, key: "default" };
+  const { pathname, search, hash } = window.location;
+  return isEntryState(entry)
+    ? { pathname, search, hash, state: entry.usr, key: entry.key }
+    : { pathname, search, hash, state: null, key: "default" };
+}
+
+function publish(location: Location, type: NavigationType) {
   current = location;
+  navigationType = type;
   for (const listener of listeners) listener();
 }
 
-async function go(location: Location) {
+async function go(location: Location, type: NavigationType) {
   const id = ++pendingId;
   try {
     await loadRoutes?.(location);
@@ -139,19 +162,19 @@ async function go(location: Location) {
     if (id === pendingId) window.location.assign(location.pathname + location.search + location.hash);
     return;
   }
-  if (id === pendingId) publish(location);
+  if (id === pendingId) publish(location, type);
 }
 
 export function navigate(to: To, options: NavigateOptions = {}) {
   const url = new URL(href(to), window.location.href);
-  const state = options.state ?? null;
-  if (options.replace) window.history.replaceState(state, "", url);
-  else window.history.pushState(state, "", url);
-  void go(readLocation(state));
+  const entry: EntryState = { usr: options.state ?? null, key: newKey() };
+  if (options.replace) window.history.replaceState(entry, "", url);
+  else window.history.pushState(entry, "", url);
+  void go(readLocation(entry), options.replace ? "REPLACE" : "PUSH");
 }
 
 if (typeof window !== "undefined") {
-  window.addEventListener("popstate", (event) => void go(readLocation(event.state)));
+  window.addEventListener("popstate", (event) => void go(readLocation(event.state), "POP"));
 }
 
 function subscribe(listener: Listener) {
@@ -165,6 +188,12 @@ export function useLocation(): Location {
     () => current,
     () => current,
   );
+}
+
+/** "POP" for the first screen and for back/forward; "PUSH" or "REPLACE" for a navigation the app made. */
+export function useNavigationType(): NavigationType {
+  useLocation();
+  return navigationType;
 }
 
 export function useNavigate(): typeof navigate {
@@ -240,7 +269,10 @@ export interface Router {
 }
 
 export function createBrowserRouter(routes: RouteObject[]): Router {
+  // The first entry gets a key too, so coming back to it restores its scroll position.
+  if (!isEntryState(window.history.state)) window.history.replaceState({ usr: null, key: newKey() }, "");
   current = readLocation(window.history.state);
+  keepScrollPositions();
   loadRoutes = async (location) => {
     await Promise.all((matchRoutes(routes, location.pathname) ?? []).map((m) => resolveLazy(m.route)));
   };
@@ -252,7 +284,7 @@ export function createBrowserRouter(routes: RouteObject[]): Router {
  * Its `ready` resolves once the screen's lazy chunks are in, so the render is the screen, not an empty router.
  */
 export function createStaticRouter(routes: RouteObject[], pathname: string): Router {
-  current = { pathname, search: "", hash: "", state: null };
+  current = { pathname, search: "", hash: "", state: null, key: "default" };
   const ready = Promise.all((matchRoutes(routes, pathname) ?? []).map((m) => resolveLazy(m.route))).then(() => undefined);
   return { routes, ready };
 }
@@ -270,10 +302,48 @@ export function RouterProvider({ router }: { router: Router }) {
         (error: unknown) => setFailed({ error }),
       );
   }, [waiting, router]);
+  useScrollRestoration(location);
   if (failed) throw failed.error;
   // Until the first screen's chunk is in, nothing: the same as React Router without a HydrateFallback.
   if (waiting) return null;
   return matches ? renderMatches(matches) : null;
+}
+
+// ---- scroll ----
+
+const SCROLL_STORAGE_KEY = "hikaya-scroll";
+/** Each history entry's last scroll position, by its key; kept in session storage across a reload. */
+let scrollPositions: Record<string, number> = {};
+
+function keepScrollPositions() {
+  window.history.scrollRestoration = "manual";
+  try {
+    scrollPositions = JSON.parse(sessionStorage.getItem(SCROLL_STORAGE_KEY) ?? "{}") as Record<string, number>;
+  } catch {
+    scrollPositions = {};
+  }
+  window.addEventListener("scroll", () => (scrollPositions[current.key] = window.scrollY), { passive: true });
+  window.addEventListener("pagehide", () => {
+    try {
+      sessionStorage.setItem(SCROLL_STORAGE_KEY, JSON.stringify(scrollPositions));
+    } catch {
+      // storage full or blocked: positions are kept for this page's life only
+    }
+  });
+}
+
+/**
+ * React Router's <ScrollRestoration>: back/forward returns to where the person was on that entry; a new screen
+ * starts at the top (a change of the query string alone, such as a tab, keeps the place).
+ */
+function useScrollRestoration(location: Location) {
+  const type = useNavigationType();
+  const shown = useRef(location.pathname);
+  useLayoutEffect(() => {
+    if (type === "POP") window.scrollTo(0, scrollPositions[location.key] ?? 0);
+    else if (location.pathname !== shown.current) window.scrollTo(0, 0);
+    shown.current = location.pathname;
+  }, [location.key, location.pathname, type]);
 }
 
 // ---- links ----

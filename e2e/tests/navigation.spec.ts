@@ -1,0 +1,45 @@
+import { TEXT } from "../pages/account.ts";
+import { COMMON, createUser, Journey, signIn } from "../pages/journey.ts";
+import { expect, test } from "../support/fixtures.ts";
+
+/** What a person expects of moving between screens: each its own title, focus on its heading, its own place. */
+test("a new screen starts at the top with its own title and focus; back returns to where the person was", async ({
+  page,
+  lang,
+  request,
+}) => {
+  const user = await createUser(request);
+  await signIn(page, user);
+  const journey = new Journey(page, lang);
+  const product = COMMON[lang].productTitle;
+  const homeHeading = journey.s.home.header;
+  await page.goto("/");
+  await expect(journey.card(1)).toBeVisible();
+  await expect(page).toHaveTitle(`${homeHeading} · ${product}`);
+
+  // Down the story list, then Edit profile from the menu.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const listY = await page.evaluate(() => window.scrollY);
+  expect(listY).toBeGreaterThan(200);
+  await journey.openMenu();
+  await page.getByRole("button", { name: journey.s.menu.editProfile }).click();
+  await expect(page).toHaveURL(/\/edit-profile$/);
+  const edit = TEXT[lang].account.edit;
+  await expect(page).toHaveTitle(`${edit.title} · ${product}`);
+  await expect(page.getByRole("heading", { level: 1, name: edit.title })).toBeFocused();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+  // Back: the story list where the person left it, named again.
+  await page.goBack();
+  await expect(journey.card(1)).toBeAttached();
+  await expect(page).toHaveTitle(`${homeHeading} · ${product}`);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(listY - 5);
+  await expect(page.getByRole("heading", { level: 1, name: homeHeading })).toBeFocused();
+
+  // Forward, and a deep link opened afresh: the screen with its title, from the top.
+  await page.goForward();
+  await expect(page).toHaveTitle(`${edit.title} · ${product}`);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await page.goto("/login");
+  await expect(page).toHaveTitle(`${TEXT[lang].account.login.title} · ${product}`);
+});
