@@ -2,12 +2,13 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../../plugins/http-schemas.ts";
-import { requireAdmin } from "../auth/guards.ts";
+import { requireAdminAtAal2 } from "../auth/guards.ts";
 import { actorOf, audit } from "./audit.service.ts";
 
 /**
  * The service-role key for server-to-server admin calls (README), for an admin who asks for it in the
- * console's settings. A POST, never cached, and each showing is in the audit log. Operators with shell
+ * console's settings. A POST, never cached, and each showing is in the audit log; an admin with a second factor
+ * must have passed it in this session (a password alone does not show the key). Operators with shell
  * access print it with `npm run keys:service-role` instead.
  */
 export async function serviceRoleKeyRoutes(fastify: FastifyInstance) {
@@ -17,12 +18,12 @@ export async function serviceRoleKeyRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["admin"],
-        summary: "Show the service-role key (admins only; audited)",
+        summary: "Show the service-role key (admins only, past their second factor when they have one; audited)",
         response: { 200: z.object({ serviceRoleKey: z.string() }), ...errorResponses(401, 403) },
       },
     },
     async (request, reply) => {
-      const auth = await requireAdmin(request);
+      const auth = await requireAdminAtAal2(request);
       reply.header("cache-control", "no-store");
       await audit(app.deps.db, actorOf(auth), "keys.service_role_shown", { type: "keys" });
       return { serviceRoleKey: app.deps.auth.keys.serviceRoleKey };

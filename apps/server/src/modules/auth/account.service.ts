@@ -2,7 +2,7 @@ import { type AccountUser, type CreateAccountUserRequest, type Language, normali
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { AccountsService } from "./accounts.service.ts";
 import { AuthCore, type AuthCoreDeps, type Caller, RESET_TOKEN_TTL_MS, type RequestMeta } from "./auth-core.ts";
-import { AuthError } from "./auth-errors.ts";
+import { AuthError, authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
 import { gotruePhone, phoneWithCountry, resolveCountry } from "./phone.ts";
 import { randomToken, verifyPassword } from "./secrets.ts";
@@ -184,6 +184,8 @@ export class AccountService extends AuthCore {
   }
 
   async changePassword(caller: Caller, input: { oldPassword: string; newPassword: string }, meta: RequestMeta) {
+    // As PUT /auth/v1/user: with a verified factor, only a session that passed it may change the password.
+    if (await this.lacksSecondFactor(caller.user.id, caller.session)) throw authErrors.aal2ToChangePassword();
     if (!(await verifyPassword(input.oldPassword, caller.user.encrypted_password))) {
       await this.audit(caller.user.id, "change_password_failed", meta);
       throw new AppError("incorrect_password", "Current password is incorrect");

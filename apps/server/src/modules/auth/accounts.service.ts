@@ -90,11 +90,11 @@ export class AccountsService extends AuthCore {
     if (setsAppMetadata && !isAdmin) throw new AuthError(403, "not_admin", "Updating app_metadata requires admin privileges");
     const changesPassword = typeof input.password === "string" && input.password !== "";
     const changesEmail = typeof input.email === "string" && input.email !== "" && input.email.trim().toLowerCase() !== user.email;
-    if ((changesPassword || changesEmail) && caller.session.aal !== "aal2") {
-      const factors = await this.repo.factorsOf([user.id]);
-      if (factors.some((f) => f.status === "verified"))
-        throw new AuthError(401, "insufficient_aal", "AAL2 session is required to update email or password when MFA is enabled.");
-    }
+    const changesPhone = typeof input.phone === "string" && input.phone !== "" && this.normalizePhone(input.phone) !== user.phone;
+    if ((changesPassword || changesEmail || changesPhone) && (await this.lacksSecondFactor(user.id, caller.session)))
+      throw changesPhone && !changesPassword && !changesEmail
+        ? authErrors.aal2ToUpdatePhone()
+        : authErrors.aal2ToUpdateCredentials();
     if (input.nonce !== undefined && input.nonce !== null && input.nonce !== "") {
       await this.#codes.consumeCode(["reauthentication"], user.id, input.nonce);
     }

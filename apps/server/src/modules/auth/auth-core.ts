@@ -138,6 +138,16 @@ export abstract class AuthCore {
     return e164;
   }
 
+  /**
+   * Whether this session must pass the account's second factor first: the account has a verified factor and the
+   * session reached only aal1. A stolen password alone must not change how the account signs in (password, e-mail,
+   * phone) nor reach what only an admin's second factor should (the service-role key).
+   */
+  protected async lacksSecondFactor(userId: string, session: Pick<SessionRow, "aal">): Promise<boolean> {
+    if (session.aal === "aal2") return false;
+    return (await this.repo.factorsOf([userId])).some((f) => f.status === "verified");
+  }
+
   hashPassword(password: string): Promise<string> {
     return hashPassword(password, this.config.auth.scryptLogN);
   }

@@ -100,5 +100,14 @@ export const authErrors = {
       "MFA challenge has expired, verify against another challenge or create a new factor",
     ),
   insufficientAal: () => new AuthError(422, "insufficient_aal", "AAL2 required to unenroll verified factor"),
+  aal2ToUpdateCredentials: () =>
+    new AuthError(401, "insufficient_aal", "AAL2 session is required to update email or password when MFA is enabled."),
+  aal2ToUpdatePhone: () =>
+    new AuthError(401, "insufficient_aal", "AAL2 session is required to update phone when MFA is enabled."),
+  /** /api answers 403 forbidden: a 401 there would read as "signed out" to the web app. */
+  aal2ToChangePassword: () =>
+    new AuthError(403, "insufficient_aal", "AAL2 session is required to change the password when MFA is enabled.", {
+      appCode: "forbidden",
+    }),
   bannedUser: () => new AuthError(400, "user_banned", "User is banned", { appCode: "account_blocked" }),
 };

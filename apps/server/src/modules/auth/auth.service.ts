@@ -65,6 +65,9 @@ export class AuthService {
   endSessionsOf(id: string) {
     return this.admin.endSessionsOf(id);
   }
+  needsSecondFactor(auth: { userId: string; sessionId: string }) {
+    return this.mfa.needsSecondFactor(auth);
+  }
   callerOf(auth: Parameters<SessionsService["callerOf"]>[0]): Promise<Caller | null> {
     return this.sessions.callerOf(auth);
   }

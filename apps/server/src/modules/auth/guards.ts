@@ -77,6 +77,17 @@ export async function requireAdmin(request: FastifyRequest): Promise<AuthContext
   return auth;
 }
 
+/**
+ * An admin whose session passed their second factor, when they have one: for what a stolen password alone must not
+ * reach (the service-role key). 403 with details `{ reason: "insufficient_aal" }`, as GoTrue names it.
+ */
+export async function requireAdminAtAal2(request: FastifyRequest): Promise<AuthContext> {
+  const auth = await requireAdmin(request);
+  if (await request.server.deps.auth.service.needsSecondFactor(auth))
+    throw new AppError("forbidden", "Verify your second factor first", { reason: "insufficient_aal" });
+  return auth;
+}
+
 /** Anyone who works in the console (admin or facilitator); what each may do is decided per route in modules/admin/access.ts. */
 export async function requireOperator(request: FastifyRequest): Promise<AuthContext> {
   const auth = await requireUser(request);

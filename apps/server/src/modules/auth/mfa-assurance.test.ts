@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type AuthTestServer, startAuthTestServer } from "./auth-test-server.ts";
 
 // Assurance levels as GoTrue enforces them: a session that passed only the password (aal1) of an account
-// with a verified factor cannot add a factor, remove one, or change the e-mail or password.
+// with a verified factor cannot add a factor, remove one, or change the e-mail, phone or password (here or through
+// /api/change-password), and an admin's such session is not shown the service-role key.
 
 let s: AuthTestServer;
 beforeAll(async () => {
@@ -80,6 +81,61 @@ describe("an aal1 session of an account with a verified factor", () => {
     expect(again.error).toBeNull();
   });
 
+  test("cannot change the login phone: 401 insufficient_aal, and no code goes to the new number", async () => {
+    const { thief } = await accountWithFactor();
+    const phone = `96279${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+    const changed = await thief.auth.updateUser({ phone });
+    expect(changed.error).toMatchObject({
+      status: 401,
+      code: "insufficient_aal",
+      message: "AAL2 session is required to update phone when MFA is enabled.",
+    });
+    expect(await s.lastMessage(`+${phone}`)).toBeUndefined();
+  });
+
+  test("cannot change the password through /api/change-password: 403; the old password still signs in", async () => {
+    const { thief, email } = await accountWithFactor();
+    const token = (await thief.auth.getSession()).data.session?.access_token;
+    const res = await fetch(`${s.baseUrl}/api/change-password`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ oldPassword: "secret123", newPassword: "stolen-pass1" }),
+    });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({
+      code: "forbidden",
+      message: "AAL2 session is required to change the password when MFA is enabled.",
+    });
+    const again = await s.client().auth.signInWithPassword({ email, password: "secret123" });
+    expect(again.error).toBeNull();
+  });
+
+  test("an admin's aal1 session is not shown the service-role key; the same admin at aal2 is", async () => {
+    const email = uniqueEmail();
+    const owner = s.client();
+    const signedUp = await owner.auth.signUp({ email, password: "secret123" });
+    const made = await s.adminClient().auth.admin.updateUserById(signedUp.data.user?.id as string, {
+      app_metadata: { role: "admin" },
+    });
+    expect(made.error).toBeNull();
+    // The role change ended the session: the admin signs in again to carry the role.
+    expect((await owner.auth.signInWithPassword({ email, password: "secret123" })).error).toBeNull();
+    await enrollAndVerify(owner, "admin's phone");
+    const thief = s.client();
+    expect((await thief.auth.signInWithPassword({ email, password: "secret123" })).error).toBeNull();
+    const showKey = async (sb: SupabaseClient) =>
+      fetch(`${s.baseUrl}/api/admin/service-role-key`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${(await sb.auth.getSession()).data.session?.access_token}` },
+      });
+    const refused = await showKey(thief);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "forbidden", details: { reason: "insufficient_aal" } });
+    const shown = await showKey(owner);
+    expect(shown.status).toBe(200);
+    expect(await shown.json()).toEqual({ serviceRoleKey: s.serviceRoleKey });
+  });
+
   test("raw HTTP: the same answers in Supabase's legacy error shape", async () => {
     const { thief } = await accountWithFactor();
     const token = (await thief.auth.getSession()).data.session?.access_token;
@@ -107,6 +163,13 @@ describe("an aal1 session of an account with a verified factor", () => {
     });
     expect(verified.error).toBeNull();
     expect((await session.auth.updateUser({ password: "new-secret1" })).error).toBeNull();
+    const token = (await session.auth.getSession()).data.session?.access_token;
+    const viaApi = await fetch(`${s.baseUrl}/api/change-password`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ oldPassword: "new-secret1", newPassword: "newer-secret1" }),
+    });
+    expect(viaApi.status).toBe(200);
     const second = await session.auth.mfa.enroll({ factorType: "totp", friendlyName: "backup" });
     expect(second.error).toBeNull();
   });

@@ -142,4 +142,10 @@ export class MfaService extends AuthCore {
     await this.audit(caller.user.id, "factor_deleted", meta, { factor_id: factor.id });
     return { id: factor.id };
   }
+
+  /** Whether a signed-in session still has to pass the account's verified factor (guards.ts requireAdminAtAal2). */
+  async needsSecondFactor(auth: { userId: string; sessionId: string }): Promise<boolean> {
+    const session = await this.repo.findSession(auth.sessionId);
+    return !session || (await this.lacksSecondFactor(auth.userId, session));
+  }
 }
