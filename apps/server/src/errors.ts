@@ -67,6 +67,13 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
   new AppError("rate_limited", "Too many requests. Please wait a moment and try again.", { retryAfterSeconds });
 
 /**
+ * 503 with Retry-After: the server cannot answer now but will soon (the database busy with another process's
+ * write). Nothing was changed, so the same request may simply be sent again.
+ */
+export const serviceUnavailable = (retryAfterSeconds: number, message = "The service is busy. Please try again in a moment.") =>
+  new AppError("service_unavailable", message, { retryAfterSeconds });
+
+/**
  * Parses input a service was handed (already checked at the HTTP edge, or mapped from another API's body): a
  * failure is the same `validation_failed` the edge gives, one issue per field with zod's reason code, so the
  * console can say which field and why in the operator's language.

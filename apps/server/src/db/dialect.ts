@@ -39,6 +39,17 @@ export function isRetryableTransactionError(error: unknown): boolean {
 }
 
 /**
+ * True when the database could not take the lock a statement needed in time: another process holds SQLite's one
+ * write lock past the busy timeout (SQLITE_BUSY and its extended codes), or PostgreSQL gave up waiting for a lock
+ * (55P03 lock_not_available, when a lock_timeout is set). Nothing was written; the same request may succeed soon.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== "string") return false;
+  return code === "55P03" || code === "SQLITE_BUSY" || code.startsWith("SQLITE_BUSY_");
+}
+
+/**
  * True when a write lost a race with another (a unique place taken, a deadlock, a serialization failure, a busy
  * SQLite file): nothing was half-done, and the caller may answer 409 or try again.
  */

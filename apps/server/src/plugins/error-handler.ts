@@ -1,7 +1,8 @@
 import type { ErrorBody } from "@hikaya/contracts";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError } from "../errors.ts";
+import { isDatabaseBusy } from "../db/dialect.ts";
+import { AppError, serviceUnavailable } from "../errors.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -20,6 +21,12 @@ const FASTIFY_CODES: Record<string, AppError["code"]> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported_media_type",
   FST_INVALID_MULTIPART_CONTENT_TYPE: "unsupported_media_type",
 };
+
+/**
+ * How long a client should wait after the database was busy: about the busy timeout SQLite already waited
+ * (db/database.ts), so a lock held by a backup or a migration has likely been let go.
+ */
+export const DATABASE_BUSY_RETRY_SECONDS = 5;
 
 /** Turns any thrown value into the public error; unexpected ones become a bare 500. */
 export function toAppError(error: unknown, request: FastifyRequest): AppError {
@@ -45,6 +52,10 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (mapped) return new AppError(mapped, e.message);
   if (typeof e?.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError(e.statusCode === 413 ? "payload_too_large" : "bad_request", e.message);
+  }
+  if (isDatabaseBusy(error)) {
+    request.log.warn({ err: error }, "database busy: another process holds the write lock");
+    return serviceUnavailable(DATABASE_BUSY_RETRY_SECONDS);
   }
   request.log.error({ err: error }, "unhandled error");
   return new AppError("internal_error", "Something went wrong on our side. Please try again.");
