@@ -144,10 +144,12 @@ export class AccessTokens {
   /** Verifies a role key (anon / service_role, or supabase_admin as Supabase's own tools sign). Returns its role or null. */
   async verifyRoleKey(token: string): Promise<"anon" | "service_role" | "supabase_admin" | null> {
     try {
+      const settled = this.#keys.settled;
+      if (settled) await settled;
       const { payload } = await this.#verifySignature(token, {});
-      return payload.role === "anon" || payload.role === "service_role" || payload.role === "supabase_admin"
-        ? payload.role
-        : null;
+      // A revoked service-role key still carries a good signature: its id must be the current one.
+      if (payload.role === "service_role") return this.#keys.acceptsServiceRole({ srk: payload.srk }) ? "service_role" : null;
+      return payload.role === "anon" || payload.role === "supabase_admin" ? payload.role : null;
     } catch {
       return null;
     }

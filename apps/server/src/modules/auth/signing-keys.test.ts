@@ -30,11 +30,11 @@ const subject = {
 const kidOf = (token: string) => JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString()).kid as string;
 
 /** The keys CLI against the test app's own configuration, as an operator runs it next to the server. */
-async function keysCli(t: TestApp, command: string) {
+async function keysCli(t: TestApp, ...args: string[]) {
   const env = { ...process.env, DATA_DIR: t.config.dataDir, LOG_LEVEL: "silent" } as NodeJS.ProcessEnv;
   if (t.config.database.kind === "postgres") Object.assign(env, { DATABASE_URL: t.config.database.url, STORAGE_DRIVER: "local" });
   else env.DATABASE_URL = `sqlite:${t.config.database.file}`;
-  return run(process.execPath, [CLI, command], { env });
+  return run(process.execPath, [CLI, ...args], { env });
 }
 
 describe("signing keys shared by replicas, rotation and the service-role key", () => {
@@ -147,6 +147,37 @@ describe("signing keys shared by replicas, rotation and the service-role key", (
       headers: { apikey: anon, authorization: `Bearer ${anon}` },
     });
     expect(refused.statusCode).toBe(403);
+  });
+
+  it("keys:service-role revoke: the old service-role key is refused at once by every replica; signing keys and people's tokens stay", async () => {
+    const a = t.app.deps.auth;
+    const b = other.deps.auth;
+    const kid = a.keys.current.kid;
+    const copies = [a.keys.serviceRoleKey, b.keys.serviceRoleKey];
+    // A key signed before service-role ids existed (no `srk`): accepted until the first revocation.
+    const unmarked = await new SignJWT({ role: "service_role" })
+      .setProtectedHeader({ alg: "ES256", kid, typ: "JWT" })
+      .setIssuer("hikaya")
+      .setIssuedAt()
+      .setExpirationTime("10y")
+      .sign(a.keys.current.privateKey);
+    const listUsers = (app: App, key: string) =>
+      app.inject({ url: "/auth/v1/admin/users", headers: { apikey: key, authorization: `Bearer ${key}` } });
+    const person = await createTestUser(t.app);
+    for (const app of [t.app, other])
+      for (const key of [...copies, unmarked]) expect((await listUsers(app, key)).statusCode).toBe(200);
+
+    const { stdout } = await keysCli(t, "service-role", "revoke");
+    const fresh = stdout.trim();
+    expect(copies).not.toContain(fresh);
+
+    for (const app of [t.app, other]) {
+      for (const key of [...copies, unmarked]) expect((await listUsers(app, key)).statusCode).toBe(401);
+      expect((await listUsers(app, fresh)).statusCode).toBe(200);
+      expect((await app.inject({ method: "POST", url: "/api/profile", headers: person.headers })).statusCode).toBe(200);
+      expect(app.deps.auth.keys.current.kid).toBe(kid);
+    }
+    expect(await b.tokens.verifyRoleKey(a.keys.serviceRoleKey)).toBe("service_role");
   });
 
   it("the keys command explains its usage instead of guessing", async () => {

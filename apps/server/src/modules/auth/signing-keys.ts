@@ -27,6 +27,11 @@ export interface SigningKeys {
   readonly anonKey: string;
   /** The service-role key for server-to-server admin calls. */
   readonly serviceRoleKey: string;
+  /**
+   * Whether a verified service_role key is the current one: it names the current service-role id (`srk`), or names
+   * none while no revocation has happened yet (keys made before the id existed keep working until the first).
+   */
+  acceptsServiceRole(payload: { srk?: unknown }): boolean;
   /** The HMAC key for stored one-time codes and signed links (its own random secret). */
   readonly hmacSecret: Buffer;
   /**
@@ -59,8 +64,18 @@ interface StoredKey {
   createdAt: string;
 }
 
+/**
+ * The service-role key's own id, so that key can be revoked without rotating the signing keys (which would sign
+ * everyone's tokens anew). `acceptsUnmarked`: keys signed before the id existed are accepted until the first revocation.
+ */
+interface StoredServiceRole {
+  id: string;
+  acceptsUnmarked: boolean;
+}
+
 interface Snapshot {
   fingerprint: string;
+  serviceRole: StoredServiceRole;
   kids: Set<string>;
   current: SigningKey;
   all: SigningKey[];
@@ -74,6 +89,7 @@ const ALG = "ES256";
 export const JWT_ISSUER_PATH = "/auth/v1";
 export const SIGNING_KEYS_SECRET = "signing-keys";
 export const HMAC_SECRET = "hmac-secret";
+export const SERVICE_ROLE_SECRET = "service-role";
 /** Keys kept published after a rotation: the signing one plus this many previous ones. */
 const KEEP_PREVIOUS = 2;
 /**
@@ -103,15 +119,22 @@ export async function refuseStrayKeyFile(secrets: SecretStore, dataDir: string):
 export async function loadSigningKeys(secrets: SecretStore, options: { refreshMs?: number } = {}): Promise<SigningKeys> {
   const stored = await secrets.getOrCreate<StoredKey[]>(SIGNING_KEYS_SECRET, async () => [await newStoredKey()]);
   const hmac = await secrets.getOrCreate<string>(HMAC_SECRET, () => randomBytes(32).toString("base64url"));
-  let snapshot = await toSnapshot(stored);
+  const serviceRole = await secrets.getOrCreate<StoredServiceRole>(SERVICE_ROLE_SECRET, () => ({
+    id: randomUUID(),
+    acceptsUnmarked: true,
+  }));
+  let snapshot = await toSnapshot(stored, serviceRole);
   let refreshing: Promise<boolean> | undefined;
   let lastRead = 0;
   const read = async () => {
     lastRead = Date.now();
-    const latest = await secrets.get<StoredKey[]>(SIGNING_KEYS_SECRET);
-    if (!latest || !Array.isArray(latest) || latest.length === 0) return false;
-    if (fingerprintOf(latest) === snapshot.fingerprint) return false;
-    snapshot = await toSnapshot(latest);
+    const [latest, latestServiceRole] = await Promise.all([
+      secrets.get<StoredKey[]>(SIGNING_KEYS_SECRET),
+      secrets.get<StoredServiceRole>(SERVICE_ROLE_SECRET),
+    ]);
+    if (!latest || !Array.isArray(latest) || latest.length === 0 || !latestServiceRole?.id) return false;
+    if (fingerprintOf(latest, latestServiceRole) === snapshot.fingerprint) return false;
+    snapshot = await toSnapshot(latest, latestServiceRole);
     return true;
   };
   const refresh = (force = false) => {
@@ -163,6 +186,7 @@ export async function loadSigningKeys(secrets: SecretStore, options: { refreshMs
     get serviceRoleKey() {
       return snapshot.serviceRoleKey;
     },
+    acceptsServiceRole: ({ srk }) => (srk === undefined ? snapshot.serviceRole.acceptsUnmarked : srk === snapshot.serviceRole.id),
     hmacSecret: Buffer.from(hmac, "base64url"),
     refresh,
     isLive: (kid) => settled === undefined && snapshot.kids.has(kid),
@@ -171,9 +195,11 @@ export async function loadSigningKeys(secrets: SecretStore, options: { refreshMs
     },
     async listen(bus) {
       stops.push(await bus.subscribe(SIGNING_KEYS_CHANNEL, signal, signal));
-      // With SQLite the keys CLI cannot reach this process's bus: the file it replaces is the signal.
-      const stop = secrets.watch?.(SIGNING_KEYS_SECRET, signal);
-      if (stop) stops.push(stop);
+      // With SQLite the keys CLI cannot reach this process's bus: the files it replaces are the signal.
+      for (const name of [SIGNING_KEYS_SECRET, SERVICE_ROLE_SECRET]) {
+        const stop = secrets.watch?.(name, signal);
+        if (stop) stops.push(stop);
+      }
     },
     close: () => {
       clearInterval(timer);
@@ -189,23 +215,35 @@ export async function rotateSigningKeys(secrets: SecretStore, keep = KEEP_PREVIO
   return fresh.kid;
 }
 
-async function toSnapshot(stored: StoredKey[]): Promise<Snapshot> {
+/**
+ * A new service-role id: every server signs its service-role key with it from the next read (at once, when the
+ * change is signalled), and refuses keys with another id or none. The signing keys stay. Returns the new id.
+ */
+export async function revokeServiceRoleKey(secrets: SecretStore): Promise<string> {
+  const id = randomUUID();
+  await secrets.update<StoredServiceRole>(SERVICE_ROLE_SECRET, () => ({ id, acceptsUnmarked: false }));
+  return id;
+}
+
+async function toSnapshot(stored: StoredKey[], serviceRole: StoredServiceRole): Promise<Snapshot> {
   const all = await Promise.all(stored.map(toSigningKey));
   const current = all[0] as SigningKey;
   const jwks = { keys: all.map((k) => k.publicJwk) };
   return {
-    fingerprint: fingerprintOf(stored),
+    fingerprint: fingerprintOf(stored, serviceRole),
+    serviceRole,
     kids: new Set(stored.map((k) => k.kid)),
     current,
     all,
     jwks,
     jwkSet: createLocalJWKSet(jwks),
     anonKey: await signRoleKey(current, "anon"),
-    serviceRoleKey: await signRoleKey(current, "service_role"),
+    serviceRoleKey: await signRoleKey(current, "service_role", serviceRole.id),
   };
 }
 
-const fingerprintOf = (stored: StoredKey[]) => stored.map((k) => k.kid).join(",");
+const fingerprintOf = (stored: StoredKey[], serviceRole?: StoredServiceRole) =>
+  stored.map((k) => k.kid).join(",") + (serviceRole ? `|${serviceRole.id}|${serviceRole.acceptsUnmarked}` : "");
 
 async function newStoredKey(): Promise<StoredKey> {
   const { privateKey } = await generateKeyPair(ALG, { extractable: true });
@@ -222,10 +260,11 @@ async function toSigningKey(stored: StoredKey): Promise<SigningKey> {
   };
 }
 
-async function signRoleKey(key: SigningKey, role: "anon" | "service_role"): Promise<string> {
+async function signRoleKey(key: SigningKey, role: "anon" | "service_role", serviceRoleId?: string): Promise<string> {
   // Role keys are identities of a client, not of a person: long-lived, like Supabase's. Each replica signs
-  // its own copy (ECDSA signatures differ), and each accepts any copy by verifying it against the JWKS.
-  return new SignJWT({ role })
+  // its own copy (ECDSA signatures differ), and each accepts any copy by verifying it against the JWKS (and, for
+  // the service role, its id against the stored one).
+  return new SignJWT(serviceRoleId ? { role, srk: serviceRoleId } : { role })
     .setProtectedHeader({ alg: ALG, kid: key.kid, typ: "JWT" })
     .setIssuer("hikaya")
     .setIssuedAt()
