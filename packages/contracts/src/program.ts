@@ -282,6 +282,16 @@ export const contactSubmissionBodySchema = z.object({
   city: text().trim().max(100).optional().nullable(),
   country: text().trim().max(100).optional().nullable(),
   gender: z.enum(CONTACT_GENDERS).default("Not specified"),
+  /**
+   * Optional: the same key on a form sent again (after a dropped connection) stores it once and answers the first
+   * submission's id. Chosen by the client, one per form content; scoped on the server to the account or address.
+   */
+  idempotencyKey: z
+    .string()
+    .min(8)
+    .max(100)
+    .regex(/^[A-Za-z0-9._:-]+$/, "letters, digits and . _ : - only")
+    .optional(),
 });
 export type ContactSubmissionBody = z.input<typeof contactSubmissionBodySchema>;
 export const contactSubmissionResultSchema = z.object({ id: z.string(), createdAt: z.string() });

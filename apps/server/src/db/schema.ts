@@ -42,6 +42,8 @@ export interface ProfilesTable {
   reminders_stopped_via: string | null;
   created_at: string;
   updated_at: string;
+  /** IANA zone the person's browser reported (migration 0021; optional so other modules' inserts need not name it). */
+  time_zone?: string | null;
 }
 
 /** A login-phone change waiting for the code sent to the new number. */
@@ -167,6 +169,8 @@ export interface ContactSubmissionsTable {
   message: string;
   handled_at: string | null;
   created_at: string;
+  /** SHA-256 of the sender (account, else address) and the form's idempotency key; null without a key (0019). */
+  idempotency_key: string | null;
 }
 
 export interface AnalyticsEventsTable {
@@ -395,6 +399,8 @@ export interface ReminderSettingsTable {
   template_en: string;
   template_ar: string;
   updated_at: string | null;
+  /** Saves so far (migration 0021): a stale save is refused, a run in progress re-reads the rules. */
+  version?: number;
 }
 
 export interface ReminderJobsTable {

@@ -14,6 +14,8 @@ import * as m0014 from "./0014-drafts.ts";
 import * as m0015 from "./0015-console-lists.ts";
 import * as m0017 from "./0017-bilingual-media.ts";
 import * as m0018 from "./0018-inbound-messages.ts";
+import * as m0019 from "./0019-contact-idempotency.ts";
+import * as m0021 from "./0021-time-zones.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -38,4 +40,6 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0015-console-lists": m0015,
   "0017-bilingual-media": m0017,
   "0018-inbound-messages": m0018,
+  "0019-contact-idempotency": m0019,
+  "0021-time-zones": m0021,
 };

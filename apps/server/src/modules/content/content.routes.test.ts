@@ -91,4 +91,52 @@ describe("content", () => {
       .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(2);
   });
+
+  it("a contact form sent again with its idempotency key is stored once per sender (account, else address)", async () => {
+    const send = (payload: Record<string, unknown>, options: { address?: string; headers?: Record<string, string> } = {}) =>
+      t.app.inject({
+        method: "POST",
+        url: "/api/contactSubmission",
+        payload,
+        ...(options.address ? { remoteAddress: options.address } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+      });
+    const rowsNamed = async (name: string) =>
+      t.app.deps.db.selectFrom("contact_submissions").select(["id", "user_id"]).where("name", "=", name).execute();
+    const form = {
+      name: "Retry Rana",
+      message: "Is the next story out?",
+      idempotencyKey: "5f0c6a9e-2b1d-4c3e-9a7f-1d2e3f4a5b6c",
+    };
+
+    // The connection dropped after the server stored it; the phone sends the same form again.
+    const first = await send(form, { address: "203.0.113.7" });
+    const again = await send(form, { address: "203.0.113.7" });
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect(await rowsNamed("Retry Rana")).toEqual([{ id: first.json().id, user_id: null }]);
+
+    // The same key from someone else is someone else's form.
+    const elsewhere = await send(form, { address: "198.51.100.9" });
+    expect(elsewhere.json().id).not.toBe(first.json().id);
+    const signedIn = await send(form, { address: "203.0.113.7", headers: user.headers });
+    expect(signedIn.json().id).not.toBe(first.json().id);
+    // A signed-in person's key is theirs wherever they send from (a phone moving from Wi-Fi to mobile data).
+    const moved = await send(form, { address: "192.0.2.44", headers: user.headers });
+    expect(moved.json()).toEqual(signedIn.json());
+    expect(await rowsNamed("Retry Rana")).toHaveLength(3);
+
+    // Without a key (older clients) every send is a submission, as before.
+    const { idempotencyKey: _, ...keyless } = { ...form, name: "Keyless Karim" };
+    await send(keyless);
+    await send(keyless);
+    expect(await rowsNamed("Keyless Karim")).toHaveLength(2);
+
+    // A key that is not a key is refused and stores nothing.
+    const bad = await send({ ...form, name: "Bad Key Basma", idempotencyKey: "not a key!" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe("validation_failed");
+    expect(await rowsNamed("Bad Key Basma")).toHaveLength(0);
+  });
 });

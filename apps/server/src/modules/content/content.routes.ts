@@ -88,13 +88,13 @@ export async function contentRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["content"],
-        summary: "Send the Contact Us form (name and message required)",
+        summary: "Send the Contact Us form (name and message required; an idempotencyKey stores a retried form once)",
         body: contactSubmissionBodySchema,
         response: { 201: contactSubmissionResultSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
-      const result = await submitContact(app.deps, await userIdIfAny(request), request.body);
+      const result = await submitContact(app.deps, { userId: await userIdIfAny(request), address: request.ip }, request.body);
       return reply.status(201).send(result);
     },
   );

@@ -1,8 +1,8 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { ContactSubmissionBody, Contents, Language } from "@hikaya/contracts";
 import { contactSubmissionBodySchema, mediaFor } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
-import { findInstruction, insertContactSubmission, listDocuments } from "./content.repository.ts";
+import { findContactSubmissionByKey, findInstruction, insertContactSubmission, listDocuments } from "./content.repository.ts";
 
 type Deps = Pick<AppDeps, "db">;
 
@@ -26,13 +26,29 @@ export async function contents(deps: Deps, language?: Language): Promise<Content
   };
 }
 
-export async function submitContact(deps: Deps, userId: string | null, body: ContactSubmissionBody) {
+/** Who sent a contact form: the signed-in account, else the address it came from. */
+export interface ContactSender {
+  userId: string | null;
+  address: string;
+}
+
+/**
+ * Stores a Contact Us submission. With an idempotency key the form is stored once per key and sender: the same key
+ * again (a retry after a dropped connection) answers the first submission's id and stores nothing. The key is
+ * scoped to the account, else the address, so one sender's key never finds another's submission; it is stored
+ * hashed with that scope, so the table keeps no addresses.
+ */
+export async function submitContact(deps: Deps, sender: ContactSender, body: ContactSubmissionBody) {
   const input = contactSubmissionBodySchema.parse(body);
   const id = randomUUID();
   const createdAt = new Date().toISOString();
-  await insertContactSubmission(deps.db, {
+  const scope = sender.userId ? `user:${sender.userId}` : `address:${sender.address}`;
+  const idempotencyKey = input.idempotencyKey
+    ? createHash("sha256").update(`${scope}\n${input.idempotencyKey}`).digest("hex")
+    : null;
+  const stored = await insertContactSubmission(deps.db, {
     id,
-    user_id: userId,
+    user_id: sender.userId,
     name: input.name,
     message: input.message,
     phone: input.phone || null,
@@ -41,6 +57,10 @@ export async function submitContact(deps: Deps, userId: string | null, body: Con
     gender: input.gender,
     handled_at: null,
     created_at: createdAt,
+    idempotency_key: idempotencyKey,
   });
-  return { id, createdAt };
+  if (stored || !idempotencyKey) return { id, createdAt };
+  const first = await findContactSubmissionByKey(deps.db, idempotencyKey);
+  // Gone between the two statements only if an operator deleted it that instant: the form was received.
+  return first ? { id: first.id, createdAt: first.created_at } : { id, createdAt };
 }

@@ -1,5 +1,5 @@
 import { CONTACT_GENDERS } from "@hikaya/contracts";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useId, useRef, useState } from "react";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -15,6 +15,13 @@ import "./info.css";
 type Gender = (typeof CONTACT_GENDERS)[number];
 const GENDER_KEYS = { Male: "male", Female: "female", "Not specified": "notSpecified" } as const;
 
+/**
+ * A fresh idempotency key: 128 random bits in hex. getRandomValues, not randomUUID, because randomUUID exists only
+ * on secure origins and the app is also opened over plain http on a local network.
+ */
+const newIdempotencyKey = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+
 /** Contact Us: name, phone, city, country, gender (default 'Not specified'), message. */
 export function ContactPage() {
   const { t } = useTranslation("info");
@@ -27,6 +34,11 @@ export function ContactPage() {
   const [message, setMessage] = useState("");
   const [invalid, setInvalid] = useState(false);
   const [busy, setBusy] = useState(false);
+  /**
+   * The key of the last form sent and what it said: sending the same form again (the answer was lost with the
+   * connection) reuses the key, so the server stores it once; a changed form is a new submission with a new key.
+   */
+  const lastSent = useRef<{ form: string; key: string } | null>(null);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -37,15 +49,19 @@ export function ContactPage() {
     }
     setInvalid(false);
     setBusy(true);
+    const form = {
+      name: name.trim(),
+      message: message.trim(),
+      phone: phone.trim() || undefined,
+      city: city.trim() || undefined,
+      country: findCountry(country)?.name,
+      gender,
+    };
+    const formText = JSON.stringify(form);
+    if (lastSent.current?.form !== formText) lastSent.current = { form: formText, key: newIdempotencyKey() };
     try {
-      await submitContact({
-        name: name.trim(),
-        message: message.trim(),
-        phone: phone.trim() || undefined,
-        city: city.trim() || undefined,
-        country: findCountry(country)?.name,
-        gender,
-      });
+      await submitContact({ ...form, idempotencyKey: lastSent.current.key });
+      lastSent.current = null;
       toast.success(t("contact.success"));
       setName("");
       setPhone("");
