@@ -47,9 +47,13 @@ export function AccountPreferences({ settings }: { settings: AccountSettings }) 
   };
   // A saved answer leaves the draft once it has reached this screen as `settings`: TanStack Query tells its
   // subscribers a moment after setQueryData, and a draft cleared before that showed the old answer in between
-  // (the box flicked back after a fast save).
-  // New settings from the server are the reason to run.
-  useEffect(() => setDraft({}), [settings]);
+  // (the box flicked back after a fast save). Adjusted while rendering, as React advises for state that follows a
+  // prop, rather than in an effect that would show one frame with the stale draft.
+  const [draftOf, setDraftOf] = useState(settings);
+  if (draftOf !== settings) {
+    setDraftOf(settings);
+    setDraft({});
+  }
 
   return (
     <section className="auth-form" aria-labelledby="preferences-title" aria-busy={busy}>

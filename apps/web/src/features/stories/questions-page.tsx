@@ -19,8 +19,9 @@ import "./stories.css";
 /** Plays a media element when it appears; a blocked autoplay leaves a visible play button. */
 function useAutoplay(ref: React.RefObject<HTMLMediaElement | null>, key: string) {
   const [blocked, setBlocked] = useState(false);
-  // Runs again for a new key (the media to start): the element may be reused.
+  // Runs again for a new key (the media to start): the element may be reused, so the key is read to say so.
   useEffect(() => {
+    void key;
     setBlocked(false);
     const el = ref.current;
     if (!el) return;
