@@ -1,10 +1,13 @@
+import { phoneSignUpRequestSchema } from "@hikaya/contracts";
 import { type FormEvent, useEffect, useState } from "react";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { track } from "../../lib/analytics.ts";
+import { ApiError } from "../../lib/api-client.ts";
 import { storeTokenSession } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
+import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
@@ -19,6 +22,7 @@ import { PhoneField } from "./phone-field.tsx";
  */
 export function ArabicRegisterPage() {
   const { t } = useTranslation("account");
+  const problemText = useProblemText();
   const navigate = useNavigate();
   const [country, setCountry] = useState<string | null>(null);
   const [phone, setPhone] = useState("");
@@ -33,9 +37,11 @@ export function ArabicRegisterPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The server's own rules for the request (packages/contracts); a password's strength is the auth server's to judge.
+    const problems = fieldProblems(phoneSignUpRequestSchema, { country: country ?? "", phoneNumber: phone, password });
     const next = {
-      country: country ? null : t("validation.selectCountry"),
-      phone: phone.trim() ? null : t("validation.phoneRequired"),
+      country: problemText(problems.country, t("fields.country"), t("validation.selectCountry")),
+      phone: problemText(problems.phoneNumber, t("fields.phone"), t("validation.phoneRequired")),
       password: password ? null : t("validation.passwordRequired"),
     };
     setErrors(next);
@@ -58,6 +64,9 @@ export function ArabicRegisterPage() {
       toast.success(t("register.success"));
       navigate("/landing-page");
     } catch (error) {
+      // A number the server refuses is marked on its field, as the other account screens do, not only in a toast.
+      if (error instanceof ApiError && (error.code === "invalid_phone" || error.code === "phone_in_use"))
+        setErrors((e) => ({ ...e, phone: errorText(error) }));
       toast.error(errorText(error));
     } finally {
       setBusy(false);

@@ -1,7 +1,9 @@
+import { verifyOtpRequestSchema } from "@hikaya/contracts";
 import { type FormEvent, useEffect, useState } from "react";
 import { TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
+import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
@@ -12,6 +14,7 @@ import { RESEND_AFTER_SECONDS, readResetFlow, writeResetFlow } from "./reset-flo
 /** Verify OTP (/send-otp/{user-id}): the code, Reset Password, and Re-Send after a countdown. */
 export function VerifyOtpPage() {
   const { t } = useTranslation("account");
+  const problemText = useProblemText();
   const navigate = useNavigate();
   const { userId: routeUserId = "" } = useParams();
   const [userId, setUserId] = useState(routeUserId);
@@ -32,9 +35,14 @@ export function VerifyOtpPage() {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const code = otp.replace(/\s/g, "");
-    if (!code) {
-      setError(t("validation.otpRequired"));
-      toast.error(t("validation.otpRequired"), { toastId: "otp-required" });
+    const problem = problemText(
+      fieldProblems(verifyOtpRequestSchema, { otp: code, user: userId }).otp,
+      t("fields.otp"),
+      t("validation.otpRequired"),
+    );
+    if (problem) {
+      setError(problem);
+      toast.error(problem, { toastId: `otp-${problem}` });
       return;
     }
     setError(null);
