@@ -30,18 +30,16 @@ export interface AccessTokenSubject {
   sessionId: string;
   aal: "aal1" | "aal2";
   amr: { method: string; timestamp: number }[];
-  /** The origin the request came to; names the issuer when PUBLIC_URL is not set. */
-  origin?: string;
 }
 
 export class AccessTokens {
   readonly #keys: SigningKeys;
-  /** `${PUBLIC_URL}/auth/v1`, or null: then the issuer is the request's origin, as GoTrue's is always a URL. */
-  readonly #issuer: string | null;
+  /** `${PUBLIC_URL}/auth/v1`, or the default origin's (an absolute URL, as GoTrue's issuer always is). */
+  readonly #issuer: string;
   /** JWT_EXPIRY_SECONDS. */
   readonly ttlSeconds: number;
 
-  constructor(keys: SigningKeys, issuer: string | null, ttlSeconds: number) {
+  constructor(keys: SigningKeys, issuer: string, ttlSeconds: number) {
     this.#keys = keys;
     this.#issuer = issuer;
     this.ttlSeconds = ttlSeconds;
@@ -76,7 +74,7 @@ export class AccessTokens {
       is_anonymous: subject.isAnonymous,
     })
       .setProtectedHeader({ alg: "ES256", kid: this.#keys.current.kid, typ: "JWT" })
-      .setIssuer(this.#issuer ?? `${subject.origin ?? "http://localhost"}/auth/v1`)
+      .setIssuer(this.#issuer)
       .setSubject(subject.userId)
       .setIssuedAt(iat)
       .setExpirationTime(exp)

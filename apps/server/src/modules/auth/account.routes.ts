@@ -33,7 +33,6 @@ const meta = (request: FastifyRequest): RequestMeta => {
     ip: request.ip,
     userAgent: typeof ua === "string" ? ua : null,
     language: chooseLanguage(body?.language, languageFromHeader(request.headers["accept-language"])),
-    requestOrigin: `${request.protocol}://${request.host}`,
   };
 };
 

@@ -109,15 +109,22 @@ export class AdminService extends AuthCore {
     await this.repo.deleteSessionsOf(id);
   }
 
-  /** POST /invite: creates the person (unconfirmed) and sends an invitation through the message provider. */
-  async invite(input: Record<string, unknown>, meta: RequestMeta & { origin: string; redirectTo?: string }) {
+  /**
+   * POST /invite: creates the person (unconfirmed) and sends an invitation through the message provider. Answers
+   * with when it was sent (GoTrue's invited_at).
+   */
+  async invite(
+    input: Record<string, unknown>,
+    meta: RequestMeta & { origin: string; redirectTo?: string },
+  ): Promise<UserRow & { invitedAt: string }> {
+    const invitedAt = new Date().toISOString();
     const email = this.normalizeEmail(input.email);
     const user = await this.#invitee(email, input.data);
     const { code, tokenHash } = await this.#codes.issueCode("invite", email, user.id, undefined, INVITE_TTL_MS);
     const link = this.link("invite", tokenHash, meta.redirectTo, meta.origin);
     await this.send("email", email, authText("inviteLink", await this.languageOf(user.id, meta), { code, link }), "invite");
     await this.audit(user.id, "user_invited", meta, { by: "admin" });
-    return user;
+    return { ...user, invitedAt };
   }
 
   /**
@@ -183,7 +190,8 @@ export class AdminService extends AuthCore {
     }
     const ttl = purpose === "invite" || purpose === "signup" ? INVITE_TTL_MS : OTP_TTL_MS;
     const { code, tokenHash } = await this.#codes.issueCode(purpose, relatesTo, user.id, undefined, ttl);
-    const redirect = redirectTo ?? (typeof input.redirect_to === "string" ? input.redirect_to : undefined);
+    // As GoTrue: without a redirect the site's own address, and the link carries the same one the answer names.
+    const redirect = redirectTo ?? this.config.publicUrl ?? meta.origin;
     const linkType = purpose === "email_change" ? "email_change" : type;
     await this.audit(user.id, "generate_link", meta, { type });
     return {
@@ -191,7 +199,7 @@ export class AdminService extends AuthCore {
       action_link: this.link(linkType, tokenHash, redirect, meta.origin),
       email_otp: code,
       hashed_token: tokenHash,
-      redirect_to: redirect ?? this.config.publicUrl ?? meta.origin,
+      redirect_to: redirect,
       verification_type: type,
       ...(newEmail ? { new_email: newEmail } : {}),
     };

@@ -28,8 +28,6 @@ export interface RequestMeta {
   userAgent: string | null;
   /** The language the request asks for (body `language` or Accept-Language), for the texts sent. */
   language?: Language | null;
-  /** The origin the request came to, the access tokens' issuer when PUBLIC_URL is unset. */
-  requestOrigin?: string;
 }
 
 export type Amr = { method: string; timestamp: number }[];

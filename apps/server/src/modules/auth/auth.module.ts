@@ -26,7 +26,9 @@ export async function createAuthDeps(
   const { db } = database;
   // Before any token is verified: a rotation that drops a key must reach this process's token cache.
   await keys.listen(bus);
-  const issuer = config.publicUrl ? `${config.publicUrl}/auth/v1` : null;
+  // PUBLIC_URL, else the default origin (http://localhost:<PORT>): never the client's Host header, which would let a
+  // client choose the issuer its token names.
+  const issuer = `${config.publicUrl ?? `http://localhost:${config.port}`}/auth/v1`;
   const tokens = new AccessTokens(keys, issuer, config.auth.jwtExpirySeconds);
   const idleDays = config.auth.sessionInactivityDays;
   let live: LiveSessions | undefined;

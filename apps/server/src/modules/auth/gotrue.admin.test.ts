@@ -53,6 +53,15 @@ describe("POST /invite", () => {
     });
   });
 
+  test("the answer says when the invitation was sent (invited_at), as GoTrue's", async () => {
+    const before = Date.now();
+    const invited = await s.adminClient().auth.admin.inviteUserByEmail(uniqueEmail());
+    expect(invited.error).toBeNull();
+    const invitedAt = Date.parse(invited.data.user?.invited_at ?? "");
+    expect(invitedAt).toBeGreaterThanOrEqual(before - 1000);
+    expect(invitedAt).toBeLessThanOrEqual(Date.now());
+  });
+
   test("the invitation is written in the language the request asks for", async () => {
     const email = uniqueEmail();
     const res = await raw("/invite", { email }, { "accept-language": "ar" });
@@ -76,6 +85,31 @@ describe("POST /invite", () => {
 });
 
 describe("generate_link", () => {
+  test("the action link carries redirect_to: the one asked for (query or body), else the site's address", async () => {
+    type Link = { action_link: string; redirect_to: string };
+    const linkRedirect = (body: unknown) => new URL((body as Link).action_link).searchParams.get("redirect_to");
+    const welcome = `${s.baseUrl}/welcome`;
+    const inBody = await raw("/admin/generate_link", { type: "magiclink", email: uniqueEmail(), redirect_to: welcome });
+    expect(inBody.status).toBe(200);
+    expect(linkRedirect(inBody.body)).toBe(welcome);
+    expect((inBody.body as Link).redirect_to).toBe(welcome);
+    const inQuery = await raw(`/admin/generate_link?redirect_to=${encodeURIComponent(welcome)}`, {
+      type: "magiclink",
+      email: uniqueEmail(),
+    });
+    expect(linkRedirect(inQuery.body)).toBe(welcome);
+    const none = await raw("/admin/generate_link", { type: "magiclink", email: uniqueEmail() });
+    expect(linkRedirect(none.body)).toBe(s.baseUrl);
+    expect((none.body as Link).redirect_to).toBe(s.baseUrl);
+    // Another site is no redirect target: the link goes back to this one.
+    const elsewhere = await raw("/admin/generate_link", {
+      type: "magiclink",
+      email: uniqueEmail(),
+      redirect_to: "https://evil.example/x",
+    });
+    expect(linkRedirect(elsewhere.body)).toBe(s.baseUrl);
+  });
+
   test("signup: a new unconfirmed person with the password; the link's hash confirms and signs in", async () => {
     const admin = s.adminClient().auth.admin;
     const email = uniqueEmail();

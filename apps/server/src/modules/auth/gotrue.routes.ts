@@ -63,7 +63,6 @@ function metaOf(request: FastifyRequest): RequestMeta & { origin: string; redire
     userAgent: typeof userAgent === "string" ? userAgent : null,
     language: languageFromHeader(request.headers["accept-language"]),
     origin,
-    requestOrigin: `${request.protocol}://${request.host}`,
     ...(redirectTo ? { redirectTo } : {}),
   };
 }
@@ -354,7 +353,8 @@ export async function gotrueRoutes(app: FastifyInstance) {
   });
   app.post("/invite", async (request) => {
     await requireAdmin(request);
-    return service().accounts.view(await service().admin.invite(bodyOf(request), metaOf(request)));
+    const invited = await service().admin.invite(bodyOf(request), metaOf(request));
+    return { ...(await service().accounts.view(invited)), invited_at: invited.invitedAt };
   });
   app.get<{ Params: { id: string } }>("/admin/users/:id/factors", async (request) => {
     await requireAdmin(request);
@@ -367,7 +367,11 @@ export async function gotrueRoutes(app: FastifyInstance) {
   app.post("/admin/generate_link", async (request) => {
     await requireAdmin(request);
     const meta = metaOf(request);
-    return service().admin.generateLink(bodyOf(request), meta, meta.redirectTo);
+    const body = bodyOf(request);
+    // supabase-js sends it in the query; GoTrue's API takes it in the body too. Either is held to this site's origin.
+    const fromBody = typeof body.redirect_to === "string" ? body.redirect_to : undefined;
+    const redirectTo = meta.redirectTo ?? safeRedirect(fromBody, meta.origin, app.deps.config.publicUrl);
+    return service().admin.generateLink(body, meta, redirectTo);
   });
 }
 

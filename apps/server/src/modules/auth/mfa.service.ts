@@ -130,7 +130,7 @@ export class MfaService extends AuthCore {
     await this.repo.deleteAal1SessionsOf(caller.user.id);
     await this.repo.deleteUnverifiedFactorsOf(caller.user.id);
     await this.audit(caller.user.id, "mfa_verified", meta, { factor_id: factor.id });
-    return this.#sessions.sessionResponse(caller.user, session, refreshToken, meta);
+    return this.#sessions.sessionResponse(caller.user, session, refreshToken);
   }
 
   async unenrollFactor(caller: Caller, factorId: string, meta: RequestMeta) {

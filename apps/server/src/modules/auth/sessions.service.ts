@@ -47,10 +47,10 @@ export class SessionsService extends AuthCore {
     });
     await this.audit(user.id, "login", meta, { method, session_id: session.id });
     const fresh = (await this.repo.findUserById(user.id)) ?? user;
-    return this.sessionResponse(fresh, session, refreshToken, meta);
+    return this.sessionResponse(fresh, session, refreshToken);
   }
 
-  async sessionResponse(user: UserRow, session: SessionRow, refreshToken: string, meta: RequestMeta): Promise<SessionResponse> {
+  async sessionResponse(user: UserRow, session: SessionRow, refreshToken: string): Promise<SessionResponse> {
     const view = await this.view(user);
     const { token, expiresAt } = await this.tokens.issue({
       userId: user.id,
@@ -62,7 +62,6 @@ export class SessionsService extends AuthCore {
       sessionId: session.id,
       aal: session.aal === "aal2" ? "aal2" : "aal1",
       amr: JSON.parse(session.amr) as Amr,
-      ...(meta.requestOrigin ? { origin: meta.requestOrigin } : {}),
     });
     return {
       access_token: token,
@@ -127,7 +126,7 @@ export class SessionsService extends AuthCore {
     });
     await this.repo.updateSession(session.id, { refreshed_at: now.toISOString(), updated_at: now.toISOString() });
     await this.audit(user.id, "token_refreshed", meta, { session_id: session.id });
-    return this.sessionResponse(user, session, next, meta);
+    return this.sessionResponse(user, session, next);
   }
 
   /** The signed-in person behind verified claims, or null when the user or the session is gone. */
