@@ -582,6 +582,20 @@ test.describe("information screens", () => {
     await shot("contact-errors");
 
     await page.getByLabel(t.name, { exact: true }).fill("Sara");
+    // A message longer than the server keeps: the field says which limit, in the person's language; nothing is sent.
+    let sent = 0;
+    const countSends = (r: { url(): string }) => {
+      if (r.url().endsWith("/api/contactSubmission")) sent++;
+    };
+    page.on("request", countSends);
+    await page.getByLabel(t.message, { exact: true }).fill("x".repeat(20_000));
+    await dismissToasts(page);
+    await p.button(t.submit).click();
+    const tooLong = lang === "ar" ? `${t.message}: 5000 حرف على الأكثر.` : `${t.message}: at most 5000 characters.`;
+    await expect(page.locator(".field__error", { hasText: tooLong })).toBeVisible();
+    await p.expectToast(tooLong);
+    page.off("request", countSends);
+    expect(sent).toBe(0);
     await page.getByLabel(t.message, { exact: true }).fill("Hello from the tests");
     await page.getByLabel(t.city, { exact: true }).fill("Amman");
     await page.getByLabel(t.phone, { exact: true }).fill("0790000000");

@@ -59,6 +59,8 @@ export function prerenderScreens(): Plugin {
         logLevel: "error",
         appType: "custom",
         server: { middlewareMode: true, hmr: false, watch: null },
+        // Only the server-side render runs here: no browser will ask for pre-bundled dependencies.
+        optimizeDeps: { noDiscovery: true, include: [] },
       });
       try {
         const { renderScreen } = (await vite.ssrLoadModule("/src/app/prerender.tsx")) as {

@@ -1,4 +1,4 @@
-import { CONTACT_GENDERS } from "@hikaya/contracts";
+import { CONTACT_GENDERS, type ContactSubmissionBody, contactSubmissionBodySchema } from "@hikaya/contracts";
 import { type FormEvent, useId, useRef, useState } from "react";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { TextField } from "../../components/form-fields.tsx";
@@ -6,6 +6,7 @@ import { SubmitButton } from "../../components/submit-button.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { findCountry } from "../../lib/countries.ts";
 import { errorText } from "../../lib/errors.ts";
+import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { submitContact } from "./api/info-api.ts";
@@ -25,6 +26,7 @@ const newIdempotencyKey = () =>
 /** Contact Us: name, phone, city, country, gender (default 'Not specified'), message. */
 export function ContactPage() {
   const { t } = useTranslation("info");
+  const problemText = useProblemText();
   const ids = useId();
   const [name, setName] = useState("");
   const [phone, setPhone] = useState("");
@@ -32,7 +34,7 @@ export function ContactPage() {
   const [country, setCountry] = useState<string | null>(null);
   const [gender, setGender] = useState<Gender>("Not specified");
   const [message, setMessage] = useState("");
-  const [invalid, setInvalid] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<keyof ContactSubmissionBody, string | null>>>({});
   const [busy, setBusy] = useState(false);
   /**
    * The key of the last form sent and what it said: sending the same form again (the answer was lost with the
@@ -42,13 +44,6 @@ export function ContactPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim() || !message.trim()) {
-      setInvalid(true);
-      toast.error(t("contact.required"), { toastId: "contact-required" });
-      return;
-    }
-    setInvalid(false);
-    setBusy(true);
     const form = {
       name: name.trim(),
       message: message.trim(),
@@ -57,6 +52,21 @@ export function ContactPage() {
       country: findCountry(country)?.name,
       gender,
     };
+    // The server's own rules (packages/contracts): a missing name or message, and each field's length limit.
+    const problems = fieldProblems(contactSubmissionBodySchema, form);
+    const found = {
+      name: problemText(problems.name, t("contact.name"), t("contact.required")),
+      phone: problemText(problems.phone, t("contact.phone"), t("contact.required")),
+      city: problemText(problems.city, t("contact.city"), t("contact.required")),
+      message: problemText(problems.message, t("contact.message"), t("contact.required")),
+    };
+    setErrors(found);
+    const first = Object.values(found).find(Boolean);
+    if (first) {
+      toast.error(first, { toastId: `contact-${first}` });
+      return;
+    }
+    setBusy(true);
     const formText = JSON.stringify(form);
     if (lastSent.current?.form !== formText) lastSent.current = { form: formText, key: newIdempotencyKey() };
     try {
@@ -75,8 +85,7 @@ export function ContactPage() {
     }
   };
 
-  const nameMissing = invalid && !name.trim();
-  const messageMissing = invalid && !message.trim();
+  const messageError = errors.message;
 
   return (
     <main className="screen info-screen">
@@ -90,7 +99,7 @@ export function ContactPage() {
             autoComplete="name"
             value={name}
             onChange={(e) => setName(e.target.value)}
-            error={nameMissing ? t("contact.required") : null}
+            error={errors.name}
           />
           <TextField
             label={t("contact.phone")}
@@ -101,6 +110,7 @@ export function ContactPage() {
             ltr
             value={phone}
             onChange={(e) => setPhone(e.target.value)}
+            error={errors.phone}
           />
           <TextField
             label={t("contact.city")}
@@ -108,6 +118,7 @@ export function ContactPage() {
             autoComplete="address-level2"
             value={city}
             onChange={(e) => setCity(e.target.value)}
+            error={errors.city}
           />
           <CountrySelect label={t("contact.country")} value={country} onChange={setCountry} />
           <div className="field">
@@ -127,13 +138,13 @@ export function ContactPage() {
               className="input info-form__message"
               rows={5}
               value={message}
-              aria-invalid={messageMissing || undefined}
-              aria-describedby={messageMissing ? `${ids}-message-error` : undefined}
+              aria-invalid={messageError ? true : undefined}
+              aria-describedby={messageError ? `${ids}-message-error` : undefined}
               onChange={(e) => setMessage(e.target.value)}
             />
-            {messageMissing && (
+            {messageError && (
               <p className="field__error" id={`${ids}-message-error`}>
-                {t("contact.required")}
+                {messageError}
               </p>
             )}
           </div>
