@@ -31,7 +31,10 @@ export function headersCheckIntervalMs(headersTimeoutMs: number): number {
 
 /** Takes effect at listen, when Node starts its checks with the server's interval. */
 function keepHeadersDeadline(server: Server) {
-  server.connectionsCheckingInterval = headersCheckIntervalMs(server.headersTimeout);
+  // A public property of http.Server that @types/node does not declare (it types only the constructor option).
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = headersCheckIntervalMs(
+    server.headersTimeout,
+  );
 }
 
 /**
