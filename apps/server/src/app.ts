@@ -19,6 +19,7 @@ import { loadSigningKeys, refuseStrayKeyFile } from "./modules/auth/signing-keys
 import { contentRoutes } from "./modules/content/content.routes.ts";
 import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { keepsakeModule } from "./modules/keepsake/keepsake.routes.ts";
 import { messageRoutes } from "./modules/messages/messages.routes.ts";
 import { startProfileCache } from "./modules/profile/profile.service.ts";
 import { programApi } from "./modules/program/program-api.ts";
@@ -154,6 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminRoutes, { prefix: "/api/admin" });
   await app.register(serviceRoleKeyRoutes, { prefix: "/api/admin" });
   await app.register(reminderRoutes, { prefix: "/api" });
+  await app.register(keepsakeModule);
   await app.register(webRoutes);
   return app;
 }

@@ -16,6 +16,7 @@ import * as m0017 from "./0017-bilingual-media.ts";
 import * as m0018 from "./0018-inbound-messages.ts";
 import * as m0019 from "./0019-contact-idempotency.ts";
 import * as m0021 from "./0021-time-zones.ts";
+import * as m0022 from "./0022-keepsake.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -42,4 +43,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0018-inbound-messages": m0018,
   "0019-contact-idempotency": m0019,
   "0021-time-zones": m0021,
+  "0022-keepsake": m0022,
 };

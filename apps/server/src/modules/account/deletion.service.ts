@@ -1,6 +1,7 @@
 import type { AppDeps } from "../../deps.ts";
 import { type Actor, audit } from "../admin/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
+import { revokeEveryLink } from "../keepsake/keepsake.service.ts";
 import { voiceNoteFilesOf } from "../messages/messages.service.ts";
 import { recordingFilesOf } from "../recordings/recordings.service.ts";
 
@@ -21,6 +22,8 @@ export async function deleteAccountWithFiles(
   by: { kind: "self" } | { kind: "admin"; actor: Actor },
 ): Promise<{ files: number }> {
   const files = [...(await recordingFilesOf(deps, userId)), ...(await voiceNoteFilesOf(deps.db, userId))];
+  // Share links stop first, so no relative hears a voice while the rest of the account is going.
+  await revokeEveryLink(deps, userId);
   await deps.auth.service.deleteUser(userId, meta, by.kind);
   const actor = by.kind === "self" ? { id: userId, email: null } : by.actor;
   await audit(

@@ -1,0 +1,287 @@
+import type {
+  Bucket,
+  Keepsake,
+  KeepsakeLink,
+  KeepsakeSettings,
+  KeepsakeShare,
+  KeepsakeVoice,
+  KeepsakeVoiceRef,
+  Language,
+} from "@hikaya/contracts";
+import { mediaFor } from "@hikaya/contracts";
+import QRCode from "qrcode";
+import type { AppDeps } from "../../deps.ts";
+import { AppError, conflict, notFound } from "../../errors.ts";
+import { type Actor, audit } from "../admin/audit.service.ts";
+import { RECORDINGS_BUCKET, signedAudioUrl } from "../recordings/recordings.service.ts";
+import { objectOf, signMedia } from "../storage/story-media.ts";
+import {
+  answersOf,
+  findKeepsake,
+  insertLink,
+  type KeepsakeLinksTable,
+  liveLinksOf,
+  profileNameOf,
+  questionsOf,
+  recordingsOf,
+  revokeAllLinks,
+  revokeLink,
+  saveKeepsake,
+  watchedStories,
+} from "./keepsake.repository.ts";
+import { expiryOf, hashOf, linkUrl, newLinkId, tokenOf } from "./share-links.ts";
+
+type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "secrets" | "config">;
+
+/** One voice the family could put in the book, with where its file lives. */
+export interface VoiceEntry {
+  kind: KeepsakeVoiceRef["kind"];
+  id: string;
+  storyId: string;
+  questionIndex: number | null;
+  speakerNameEn: string;
+  speakerNameAr: string;
+  ownVoice: boolean;
+  recordedAt: string;
+  durationSeconds: number | null;
+  file: { bucket: Bucket; key: string } | null;
+  previewUrl: string;
+}
+
+export interface StoryEntry {
+  id: string;
+  position: number;
+  titleEn: string;
+  titleAr: string;
+  thumbnailEn: string | null;
+  thumbnailAr: string | null;
+  questionCount: number;
+}
+
+export const voiceKey = (v: KeepsakeVoiceRef) => `${v.kind}:${v.id}`;
+
+/** Everything the book can hold: the watched stories and every voice heard or recorded in them. */
+export async function catalogueOf(deps: Deps, userId: string) {
+  const [storyRows, recordingRows, familyName] = await Promise.all([
+    watchedStories(deps.db, userId),
+    recordingsOf(deps.db, userId),
+    profileNameOf(deps.db, userId),
+  ]);
+  const questionRows = await questionsOf(
+    deps.db,
+    storyRows.map((s) => s.id),
+  );
+  const answerRows = await answersOf(
+    deps.db,
+    questionRows.map((q) => q.id),
+  );
+  // A question's place is its rank among its story's questions, so gaps in stored positions never show.
+  const questionPlace = new Map<string, { storyId: string; index: number }>();
+  const questionCount = new Map<string, number>();
+  for (const q of questionRows) {
+    const index = questionCount.get(q.story_id) ?? 0;
+    questionPlace.set(q.id, { storyId: q.story_id, index });
+    questionCount.set(q.story_id, index + 1);
+  }
+  const stories: StoryEntry[] = storyRows.map((s) => ({
+    id: s.id,
+    position: s.position,
+    titleEn: s.title_en,
+    titleAr: s.title_ar,
+    thumbnailEn: s.thumbnail_path,
+    thumbnailAr: s.thumbnail_path_ar ?? null,
+    questionCount: questionCount.get(s.id) ?? 0,
+  }));
+  const watched = new Set(stories.map((s) => s.id));
+  const voices = new Map<string, VoiceEntry>();
+  for (const r of recordingRows) {
+    if (!watched.has(r.story_id)) continue;
+    voices.set(voiceKey({ kind: "recording", id: r.id }), {
+      kind: "recording",
+      id: r.id,
+      storyId: r.story_id,
+      questionIndex: r.question_index,
+      speakerNameEn: familyName ?? "",
+      speakerNameAr: familyName ?? "",
+      ownVoice: true,
+      recordedAt: r.created_at,
+      durationSeconds: r.duration_seconds,
+      file: { bucket: RECORDINGS_BUCKET, key: r.object_key },
+      previewUrl: signedAudioUrl(deps, r.id),
+    });
+  }
+  for (const a of answerRows) {
+    const place = questionPlace.get(a.question_id);
+    if (!place) continue;
+    voices.set(voiceKey({ kind: "answer", id: a.id }), {
+      kind: "answer",
+      id: a.id,
+      storyId: place.storyId,
+      questionIndex: place.index,
+      speakerNameEn: a.name_en,
+      speakerNameAr: a.name_ar,
+      ownVoice: false,
+      recordedAt: a.created_at,
+      durationSeconds: null,
+      file: objectOf(a.audio_path),
+      previewUrl: signMedia(deps, a.audio_path),
+    });
+  }
+  return { stories, voices, familyName, hasRecordings: recordingRows.length > 0 };
+}
+
+/** The voices in the book, in the family's order; before they choose, every recording of their own. */
+export async function chosenVoices(deps: Deps, userId: string, voices: Map<string, VoiceEntry>) {
+  const row = await findKeepsake(deps.db, userId);
+  if (!row) return { title: "", dedication: "", chosen: [...voices.values()].filter((v) => v.ownVoice) };
+  const refs = JSON.parse(row.voices) as KeepsakeVoiceRef[];
+  const chosen = refs.map((ref) => voices.get(voiceKey(ref))).filter((v): v is VoiceEntry => v !== undefined);
+  return { title: row.title, dedication: row.dedication, chosen };
+}
+
+export async function qrSvgOf(url: string): Promise<string> {
+  return QRCode.toString(url, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
+}
+
+async function linkView(deps: Deps, row: KeepsakeLinksTable): Promise<KeepsakeLink> {
+  const url = linkUrl(deps.config, await tokenOf(deps, row.id));
+  return {
+    id: row.id,
+    scope: row.scope,
+    voice:
+      row.scope === "voice" && row.voice_kind && row.voice_id
+        ? { kind: row.voice_kind as KeepsakeVoiceRef["kind"], id: row.voice_id }
+        : null,
+    url,
+    qrSvg: await qrSvgOf(url),
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** The keepsake as the family (or an admin) sees it: the book, what could go in it, and the live links. */
+export async function keepsakeOf(deps: Deps, userId: string, language: Language): Promise<Keepsake> {
+  const { stories, voices, familyName, hasRecordings } = await catalogueOf(deps, userId);
+  const { title, dedication, chosen } = await chosenVoices(deps, userId, voices);
+  const links = await Promise.all(
+    (await liveLinksOf(deps.db, userId, new Date().toISOString())).map((row) => linkView(deps, row)),
+  );
+  const linkOfVoice = new Map<string, KeepsakeLink>();
+  for (const link of links) if (link.voice && !linkOfVoice.has(voiceKey(link.voice))) linkOfVoice.set(voiceKey(link.voice), link);
+  const included = new Set(chosen.map((v) => voiceKey(v)));
+  // Only included voices are looked up in storage: one stat each, and only what the book would print.
+  const missing = new Set<string>();
+  await Promise.all(
+    chosen.map(async (v) => {
+      if (!v.file || !(await deps.storage.stat(v.file.bucket, v.file.key))) missing.add(voiceKey(v));
+    }),
+  );
+  const view = (v: VoiceEntry): KeepsakeVoice => ({
+    kind: v.kind,
+    id: v.id,
+    questionIndex: v.questionIndex,
+    speakerNameEn: v.speakerNameEn,
+    speakerNameAr: v.speakerNameAr,
+    ownVoice: v.ownVoice,
+    recordedAt: v.recordedAt,
+    durationSeconds: v.durationSeconds,
+    included: included.has(voiceKey(v)),
+    missing: missing.has(voiceKey(v)),
+    audioUrl: v.previewUrl,
+    link: linkOfVoice.get(voiceKey(v)) ?? null,
+  });
+  const all = [...voices.values()];
+  return {
+    title,
+    dedication,
+    familyName,
+    hasRecordings,
+    stories: stories.map((s) => ({
+      id: s.id,
+      position: s.position,
+      titleEn: s.titleEn,
+      titleAr: s.titleAr,
+      thumbnailUrl: mediaFor(language, s.thumbnailEn, s.thumbnailAr),
+      questionCount: s.questionCount,
+      voices: [
+        ...chosen.filter((v) => v.storyId === s.id),
+        ...all.filter((v) => v.storyId === s.id && !included.has(voiceKey(v))),
+      ].map(view),
+    })),
+    links,
+  };
+}
+
+/** Saves the family's choices; every voice must be one the catalogue offers them. */
+export async function saveKeepsakeSettings(deps: Deps, userId: string, settings: KeepsakeSettings, language: Language) {
+  const { voices } = await catalogueOf(deps, userId);
+  const seen = new Set<string>();
+  const refs: KeepsakeVoiceRef[] = [];
+  for (const ref of settings.voices) {
+    const key = voiceKey(ref);
+    if (!voices.has(key)) throw new AppError("validation_failed", "voices: a voice is not one of this keepsake's");
+    if (seen.has(key)) continue;
+    seen.add(key);
+    refs.push({ kind: ref.kind, id: ref.id });
+  }
+  await saveKeepsake(deps.db, {
+    user_id: userId,
+    title: settings.title.trim(),
+    dedication: settings.dedication.trim(),
+    voices: JSON.stringify(refs),
+    updated_at: new Date().toISOString(),
+  });
+  return keepsakeOf(deps, userId, language);
+}
+
+/**
+ * Shares the book: a whole-book link and a link for each voice in it that has none yet, all with the expiry the
+ * family chose. Nothing is shared before this call.
+ */
+export async function shareKeepsake(deps: Deps, userId: string, share: KeepsakeShare) {
+  const { voices, hasRecordings } = await catalogueOf(deps, userId);
+  if (!hasRecordings) throw conflict("Record a story first: the keepsake holds your recordings");
+  const { chosen } = await chosenVoices(deps, userId, voices);
+  if (chosen.length === 0) throw conflict("Choose at least one voice for the book first");
+  const now = new Date();
+  const live = await liveLinksOf(deps.db, userId, now.toISOString());
+  const linked = new Set(live.filter((l) => l.scope === "voice").map((l) => `${l.voice_kind}:${l.voice_id}`));
+  const base = {
+    user_id: userId,
+    language: share.language,
+    created_at: now.toISOString(),
+    expires_at: expiryOf(share.expiry, now),
+    revoked_at: null,
+  };
+  const fresh = async (scope: "book" | "voice", voice: VoiceEntry | null): Promise<KeepsakeLinksTable> => {
+    const id = newLinkId();
+    return {
+      ...base,
+      id,
+      token_hash: hashOf(await tokenOf(deps, id)),
+      scope,
+      voice_kind: voice?.kind ?? null,
+      voice_id: voice?.id ?? null,
+    };
+  };
+  if (!live.some((l) => l.scope === "book")) await insertLink(deps.db, await fresh("book", null));
+  for (const voice of chosen) if (!linked.has(voiceKey(voice))) await insertLink(deps.db, await fresh("voice", voice));
+  return keepsakeOf(deps, userId, share.language);
+}
+
+export async function revokeKeepsakeLink(deps: Deps, userId: string, linkId: string, language: Language) {
+  if (!(await revokeLink(deps.db, userId, linkId, new Date().toISOString()))) throw notFound("No such live link");
+  return keepsakeOf(deps, userId, language);
+}
+
+/** Account deletion: every link stops at once (the rows then go with the account). */
+export async function revokeEveryLink(deps: Pick<AppDeps, "db">, userId: string): Promise<number> {
+  return revokeAllLinks(deps.db, userId, new Date().toISOString());
+}
+
+/** An admin opens a person's printable keepsake (programs that print and mail books): recorded in the audit log. */
+export async function keepsakeForOperator(deps: Deps, actor: Actor, userId: string, language: Language) {
+  const keepsake = await keepsakeOf(deps, userId, language);
+  await audit(deps.db, actor, "person.keepsake.open", { type: "user", id: userId });
+  return keepsake;
+}

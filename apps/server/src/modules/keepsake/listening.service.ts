@@ -1,0 +1,92 @@
+import type { Bucket, Language } from "@hikaya/contracts";
+import type { AppDeps } from "../../deps.ts";
+import { notFound } from "../../errors.ts";
+import { findLinkByHash, type KeepsakeLinksTable } from "./keepsake.repository.ts";
+import { catalogueOf, chosenVoices, type VoiceEntry, voiceKey } from "./keepsake.service.ts";
+import { hashOf, isWellFormedToken } from "./share-links.ts";
+
+type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "secrets" | "config">;
+
+/** What a listening page shows: the book's title and each voice with its story and speaker. */
+export interface ListeningPage {
+  language: Language;
+  bookTitle: string | null;
+  dedication: string | null;
+  voices: {
+    /** `recording-<id>` or `answer-<id>`: the address part of its audio. */
+    slug: string;
+    storyTitle: string;
+    speakerName: string;
+    ownVoice: boolean;
+    recordedAt: string;
+    durationSeconds: number | null;
+  }[];
+}
+
+export const slugOf = (v: Pick<VoiceEntry, "kind" | "id">) => `${v.kind}-${v.id}`;
+
+/**
+ * The live link a token opens. Revoked, expired, malformed and unknown tokens all end the same way, a 404 that
+ * says nothing about which it was.
+ */
+async function liveLink(deps: Deps, token: string): Promise<KeepsakeLinksTable> {
+  if (!isWellFormedToken(token)) throw notFound("This link is not valid");
+  const link = await findLinkByHash(deps.db, hashOf(token));
+  if (!link || link.revoked_at !== null || (link.expires_at !== null && link.expires_at <= new Date().toISOString()))
+    throw notFound("This link is not valid");
+  return link;
+}
+
+/** The voices a link opens now: its one voice, or every voice in the book as the family has it today. */
+async function voicesOf(deps: Deps, link: KeepsakeLinksTable) {
+  const { stories, voices } = await catalogueOf(deps, link.user_id);
+  const { title, dedication, chosen } = await chosenVoices(deps, link.user_id, voices);
+  const opened =
+    link.scope === "book"
+      ? chosen
+      : chosen.filter(
+          (v) =>
+            link.voice_kind &&
+            link.voice_id &&
+            voiceKey(v) === voiceKey({ kind: link.voice_kind as VoiceEntry["kind"], id: link.voice_id }),
+        );
+  return { stories, title, dedication, opened };
+}
+
+export async function listeningPageOf(deps: Deps, token: string): Promise<ListeningPage> {
+  const link = await liveLink(deps, token);
+  const language: Language = link.language === "ar" ? "ar" : "en";
+  const { stories, title, dedication, opened } = await voicesOf(deps, link);
+  // A voice taken out of the book, or whose file is gone, is no longer shared.
+  const present = (
+    await Promise.all(opened.map(async (v) => (v.file && (await deps.storage.stat(v.file.bucket, v.file.key)) ? v : null)))
+  ).filter((v): v is VoiceEntry => v !== null);
+  if (present.length === 0) throw notFound("This link is not valid");
+  const storyOf = new Map(stories.map((s) => [s.id, s]));
+  const book = link.scope === "book";
+  return {
+    language,
+    bookTitle: book ? title || null : null,
+    dedication: book ? dedication || null : null,
+    voices: present.map((v) => {
+      const story = storyOf.get(v.storyId);
+      return {
+        slug: slugOf(v),
+        storyTitle: (language === "ar" ? story?.titleAr : story?.titleEn) ?? "",
+        speakerName: language === "ar" ? v.speakerNameAr : v.speakerNameEn,
+        ownVoice: v.ownVoice,
+        recordedAt: v.recordedAt,
+        durationSeconds: v.durationSeconds,
+      };
+    }),
+  };
+}
+
+/** The stored file of one voice the link opens; anything else is not found. */
+export async function listeningAudioOf(deps: Deps, token: string, slug: string): Promise<{ bucket: Bucket; key: string }> {
+  const link = await liveLink(deps, token);
+  const { opened } = await voicesOf(deps, link);
+  const voice = opened.find((v) => slugOf(v) === slug);
+  if (!voice?.file) throw notFound("This link is not valid");
+  return voice.file;
+}
