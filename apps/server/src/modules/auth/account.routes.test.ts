@@ -191,6 +191,26 @@ describe("POST /api/users", () => {
     expect(update.json()).toMatchObject({ name: "Lina H.", phoneNumber: "791234567" });
     expect((await post("/api/users", { id: me.id })).statusCode).toBe(401);
   });
+
+  test("holds a phone number to sign-up's rule: refused when invalid, read in Arabic-Indic digits, nothing half-stored", async () => {
+    const me = await createTestUser(t.app);
+    await post("/api/users", { id: me.id, phoneNumber: "791234567", countryCode: "JO" }, me.headers);
+    for (const body of [
+      { id: me.id, phoneNumber: "abc" },
+      { id: me.id, phoneNumber: "12", countryCode: "JO", name: "changed" },
+      { id: me.id, phoneNumber: "791234567", countryCode: "US" },
+    ]) {
+      const refused = await post("/api/users", body, me.headers);
+      expect(refused.statusCode, JSON.stringify(body)).toBe(400);
+      expect(refused.json()).toMatchObject({ code: "invalid_phone", details: { field: "phoneNumber" } });
+    }
+    // A person with no country yet must name one with the number.
+    const newcomer = await createTestUser(t.app);
+    expect((await post("/api/users", { id: newcomer.id, phoneNumber: "791234567" }, newcomer.headers)).statusCode).toBe(400);
+    const arabicDigits = await post("/api/users", { id: me.id, phoneNumber: "٠٧٩١٢٣٤٥٦٨" }, me.headers);
+    expect(arabicDigits.statusCode).toBe(200);
+    expect(arabicDigits.json()).toMatchObject({ phoneNumber: "791234568", countryCode: "+962", name: null });
+  });
 });
 
 describe("GET /api/admin/sms-outbox", () => {

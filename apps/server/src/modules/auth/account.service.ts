@@ -30,6 +30,27 @@ export class AccountService extends AuthCore {
     return { e164, dialCode, national: e164.slice(dialCode.length) };
   }
 
+  /**
+   * A phone number written with a profile, held to sign-up's rule: valid for the country given with it, else the
+   * country the profile has (Arabic-Indic digits read as digits). Stored as sign-up stores it: national and dial code.
+   */
+  async #profilePhone(userId: string, country: string | undefined, phoneNumber: string) {
+    const known = country ?? (await this.repo.findProfile(userId))?.country_code ?? null;
+    if (!known)
+      throw new AppError("invalid_phone", "phoneNumber: give countryCode with it", {
+        field: "phoneNumber",
+        reason: "invalid_phone",
+      });
+    try {
+      return this.#phone(known, phoneNumber);
+    } catch {
+      throw new AppError("invalid_phone", "phoneNumber: not a valid number for the country", {
+        field: "phoneNumber",
+        reason: "invalid_phone",
+      });
+    }
+  }
+
   async signUp(
     input: { country: string; phoneNumber: string; password: string; agreeToReminder: boolean; language?: Language },
     meta: RequestMeta,
@@ -208,10 +229,11 @@ export class AccountService extends AuthCore {
     const now = new Date().toISOString();
     const resolved = input.countryCode ? resolveCountry(input.countryCode) : null;
     if (input.countryCode && !resolved) throw new AppError("validation_failed", "countryCode: unknown country");
+    const phone = input.phoneNumber ? await this.#profilePhone(input.id, resolved?.dialCode, input.phoneNumber) : null;
     const values = {
       ...(input.name !== undefined ? { name: input.name ?? null } : {}),
-      ...(input.phoneNumber !== undefined ? { phone_number: input.phoneNumber ?? null } : {}),
-      ...(resolved ? { country_code: resolved.dialCode } : {}),
+      ...(input.phoneNumber !== undefined ? { phone_number: phone?.national ?? null } : {}),
+      ...(phone ? { country_code: phone.dialCode } : resolved ? { country_code: resolved.dialCode } : {}),
       ...(input.fromLandingPage !== undefined ? { from_landing_page: input.fromLandingPage ? 1 : 0 } : {}),
       ...(input.agreeToReminder !== undefined
         ? { agree_to_reminder: input.agreeToReminder ? 1 : 0, agree_to_reminder_at: now }
