@@ -201,6 +201,17 @@ export type UserList = z.infer<typeof userListSchema>;
 
 export const userIdParamsSchema = z.object({ id });
 
+/** True for a zone name the runtime's time-zone database knows ("Asia/Amman"); offsets and abbreviations are not zones. */
+export function isIanaTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // ─── Profile ────────────────────────────────────────────────────────────────────────────────────────
 
 /** Profile (spec section 3). `country` reads '{dial code} {country name}', e.g. '+962 Jordan'. */
@@ -225,6 +236,11 @@ export const profileUpdateFieldsSchema = z.object({
   city: text().trim().max(100).optional(),
   gender: z.enum(GENDERS).optional(),
   ageGroup: z.enum(AGE_GROUPS).optional(),
+  /**
+   * The IANA time zone the person's browser reports (`Intl.DateTimeFormat().resolvedOptions().timeZone`), sent by
+   * the app at sign-up and each sign-in so reminders come in the person's daytime; an unknown zone is refused.
+   */
+  timeZone: z.string().max(64).refine(isIanaTimeZone, "is not an IANA time zone").optional(),
 });
 export type ProfileUpdateFields = z.infer<typeof profileUpdateFieldsSchema>;
 

@@ -10,6 +10,7 @@ import { looksLikePhone, toE164, usernameToEmail } from "./countries.ts";
 import { loadSettings } from "./public-settings.ts";
 import { clearStoredSession, getAccessToken, getUserId, startAuthSync, userSession } from "./session.ts";
 import { type StoreUser, useAppStore } from "./store.ts";
+import { reportTimeZone } from "./time-zone.ts";
 
 export { loadSettings, startAuthSync };
 
@@ -56,6 +57,7 @@ export async function signInWithPassword(identifier: LoginIdentifier, password: 
   setRememberPreference(remember);
   const session = await userSession.signInWithPassword(identifier, password, remember);
   startAuthSync();
+  void reportTimeZone();
   return session;
 }
 
@@ -66,6 +68,7 @@ export async function signUpWithUsername(username: string, password: string): Pr
   const email = usernameToEmail(username, settings.usernameEmailDomain);
   const session = await userSession.signUp(email, password, { username: username.trim() }, true);
   startAuthSync();
+  void reportTimeZone();
   return { userId: session.user.id, email };
 }
 
@@ -91,6 +94,8 @@ export function storeTokenSession(
     remember,
   );
   startAuthSync();
+  // Phone sign-up and every phone sign-in (code or password) end here.
+  void reportTimeZone();
 }
 
 /** Log out: end the session on the server (401/403/404 ignored), then forget it here. */

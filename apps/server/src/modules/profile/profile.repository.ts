@@ -28,7 +28,7 @@ export async function findProfileRow(db: Db, userId: string) {
 export async function upsertProfileFields(
   db: Db,
   userId: string,
-  fields: Partial<{ name: string; city: string; gender: string; age_group: string }>,
+  fields: Partial<{ name: string; city: string; gender: string; age_group: string; time_zone: string }>,
 ) {
   const now = new Date().toISOString();
   await writingFor(userId, () =>

@@ -7,7 +7,7 @@ import { multipartParts, registerMultipart } from "../../plugins/multipart.ts";
 import { requireUser } from "../auth/guards.ts";
 import { profileJson, updateProfile } from "./profile.service.ts";
 
-const FIELD_NAMES = ["name", "city", "gender", "ageGroup"] as const;
+const FIELD_NAMES = ["name", "city", "gender", "ageGroup", "timeZone"] as const;
 
 /** The profile form's fields, from multipart (as the spec's client sends them) or JSON; empty ones dropped. */
 async function readProfileFields(request: FastifyRequest) {
@@ -85,7 +85,7 @@ async function profileUpdateRoutes(fastify: FastifyInstance) {
       config: { envelope: true },
       schema: {
         tags: ["token API"],
-        summary: "Update name, city, gender, ageGroup (multipart or JSON; empty fields are left as they are)",
+        summary: "Update name, city, gender, ageGroup, timeZone (multipart or JSON; empty fields are left as they are)",
         consumes: ["multipart/form-data", "application/json"],
         response: { 200: envelopeSchema(profileSchema), ...envelopeErrorResponses(400, 401, 404, 413, 415) },
       },

@@ -78,6 +78,7 @@ export async function updateProfile(deps: Deps, userId: string, fields: ProfileU
     ...(fields.city ? { city: fields.city } : {}),
     ...(fields.gender ? { gender: fields.gender } : {}),
     ...(fields.ageGroup ? { age_group: fields.ageGroup } : {}),
+    ...(fields.timeZone ? { time_zone: fields.timeZone } : {}),
   };
   if (!(await findProfileRow(deps.db, userId))) throw notFound("User not found");
   if (Object.keys(values).length) await upsertProfileFields(deps.db, userId, values);

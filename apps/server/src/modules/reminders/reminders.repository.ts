@@ -64,6 +64,7 @@ export async function findRecipient(db: Db, userId: string) {
       "profiles.agree_to_reminder",
       "profiles.whatsapp_opt_in",
       "profiles.language",
+      "profiles.time_zone",
       eb
         .selectFrom("progress")
         .select((e) => e.fn.max("progress.story_position").as("p"))

@@ -186,6 +186,28 @@ describe("story reminders over time", () => {
   });
 });
 
+describe("whom and when, in real use (issue 28)", () => {
+  it("reminds in the zone the browser reported, else the country's most populous zone, not its first listed one", async () => {
+    // 05:20 UTC: 00:20 in New York, 07:20 in Amman, 14:20 in Tokyo; Adak, the US's first listed zone, is at 19:20.
+    const at = new Date("2030-02-04T05:20:00.000Z");
+    const clock = testClock(at);
+    const s = new ReminderScheduler(app.deps, clock.now);
+    const american = await addPerson(app, { joinedAt: hours(at, -72), phone: "+12126647665" });
+    const inTokyo = await addPerson(app, { joinedAt: hours(at, -72) });
+    await app.deps.db.updateTable("profiles").set({ time_zone: "Asia/Tokyo" }).where("user_id", "=", inTokyo.id).execute();
+    const unknownZone = await addPerson(app, { joinedAt: hours(at, -72) });
+    await app.deps.db.updateTable("profiles").set({ time_zone: "Mars/Olympus" }).where("user_id", "=", unknownZone.id).execute();
+
+    expect(await s.runDue()).toMatchObject({ sent: 1, skipped: 2 });
+    expect(await sentReminders(app, inTokyo.phone)).toHaveLength(1);
+    expect((await jobsOf(american.id))[0]).toMatchObject({ status: "due", next_try_at: "2030-02-04T14:00:00.000Z" }); // 09:00 NY
+    expect((await jobsOf(unknownZone.id))[0]).toMatchObject({ status: "due", next_try_at: "2030-02-04T06:00:00.000Z" }); // Amman
+    clock.set(new Date("2030-02-04T14:00:00.000Z"));
+    await s.runDue();
+    expect(await sentReminders(app, american.phone)).toHaveLength(1);
+  });
+});
+
 describe("replicas", () => {
   // PostgreSQL: two servers on one database, as two replicas are. SQLite: two schedulers in the one process.
   it("two schedulers running at once send each reminder exactly once (counted in the outbox)", async () => {

@@ -8,7 +8,7 @@ import * as repo from "./reminders.repository.ts";
 import { getSettings } from "./settings.service.ts";
 import { createStopToken } from "./stop-links.ts";
 import { NAMELESS, renderTemplate } from "./templates.ts";
-import { minutesUntilWindow, timeZoneOfPhone } from "./time-window.ts";
+import { minutesUntilWindow, timeZoneOfPerson } from "./time-window.ts";
 
 type Deps = Pick<AppDeps, "db" | "database" | "messages" | "config" | "auth">;
 
@@ -144,7 +144,7 @@ export class ReminderScheduler {
     const lastSent = await repo.lastSentAt(db, job.user_id);
     if (lastSent && now.getTime() - Date.parse(lastSent) < ONE_DAY_MS)
       return later(Date.parse(lastSent) + ONE_DAY_MS - now.getTime());
-    const wait = minutesUntilWindow(now, timeZoneOfPhone(phone), settings.windowStart, settings.windowEnd);
+    const wait = minutesUntilWindow(now, timeZoneOfPerson(person.time_zone, phone), settings.windowStart, settings.windowEnd);
     if (wait > 0) return later(wait * 60_000);
 
     const language = chooseLanguage(person.language);
