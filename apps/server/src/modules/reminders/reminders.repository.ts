@@ -75,16 +75,24 @@ export async function findRecipient(db: Db, userId: string) {
     .executeTakeFirst();
 }
 
+/** The published story at `position`: a draft is not there for families, and its link answers 404. */
 export async function findStoryByPosition(db: Db, position: number) {
   return db
     .selectFrom("stories")
     .select(["id", "position", "title_en", "title_ar"])
     .where("position", "=", position)
+    .where("published", "=", 1)
     .executeTakeFirst();
 }
 
-export async function findStory(db: Db, id: string) {
-  return db.selectFrom("stories").select(["id", "position", "title_en", "title_ar"]).where("id", "=", id).executeTakeFirst();
+/** A story a reminder may name: published (it may have been unpublished since the job was planned). */
+export async function findPublishedStory(db: Db, id: string) {
+  return db
+    .selectFrom("stories")
+    .select(["id", "position", "title_en", "title_ar"])
+    .where("id", "=", id)
+    .where("published", "=", 1)
+    .executeTakeFirst();
 }
 
 export async function latestJobFor(db: Db, userId: string, storyId: string): Promise<ReminderJobRow | undefined> {

@@ -206,6 +206,58 @@ describe("whom and when, in real use (issue 28)", () => {
     await s.runDue();
     expect(await sentReminders(app, american.phone)).toHaveLength(1);
   });
+
+  it("names only published stories: nothing about a draft after the last published one, nor one unpublished since", async () => {
+    const at = new Date("2030-07-01T08:00:00.000Z");
+    const draftId = `draft-${at.getTime()}`;
+    await app.deps.db
+      .insertInto("stories")
+      .values({
+        id: draftId,
+        position: stories.length + 1,
+        title_en: "Draft",
+        title_ar: "مسودة",
+        subtitle_en: "",
+        subtitle_ar: "",
+        video_url: "https://example.test/v.mp4",
+        thumbnail_path: null,
+        duration_seconds: null,
+        created_at: at.toISOString(),
+        updated_at: at.toISOString(),
+        published: 0,
+      })
+      .execute();
+    try {
+      const finished = await addPerson(app, { joinedAt: hours(at, -24 * 30) });
+      for (const story of stories) await watch(app, finished.id, story, hours(at, -24 * 10));
+      const planned = await addPerson(app, { joinedAt: hours(at, -24 * 30) });
+      for (const story of stories) await watch(app, planned.id, story, hours(at, -24 * 10));
+      // A job planned while the story was still published (it was unpublished since).
+      await app.deps.db
+        .insertInto("reminder_jobs")
+        .values({
+          id: `job-${draftId}`,
+          idempotency_key: `${planned.id}:${draftId}:1`,
+          user_id: planned.id,
+          story_id: draftId,
+          sequence: 1,
+          status: "due",
+          attempts: 0,
+          due_at: hours(at, -1).toISOString(),
+          next_try_at: hours(at, -1).toISOString(),
+          created_at: hours(at, -1).toISOString(),
+          updated_at: hours(at, -1).toISOString(),
+        })
+        .execute();
+      expect(await new ReminderScheduler(app.deps, () => at).runDue()).toEqual({ sent: 0, skipped: 1, failed: 0 });
+      expect(await sentReminders(app, finished.phone)).toHaveLength(0);
+      expect(await jobsOf(finished.id)).toHaveLength(0);
+      expect(await sentReminders(app, planned.phone)).toHaveLength(0);
+      expect((await jobsOf(planned.id)).map((j) => [j.status, j.last_error])).toEqual([["skipped", "story_unpublished"]]);
+    } finally {
+      await app.deps.db.deleteFrom("stories").where("id", "=", draftId).execute();
+    }
+  });
 });
 
 describe("replicas", () => {

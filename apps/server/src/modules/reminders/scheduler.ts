@@ -117,8 +117,13 @@ export class ReminderScheduler {
       await finish({ status: "stopped", last_error: "reminders_off" });
       return "skipped";
     }
-    const story = await repo.findStory(db, job.story_id);
-    if (!story || watchStatusOf(story.position, Number(person.lastPosition ?? 0)) !== "Active") {
+    // Only a story the family can open: a draft's link answers 404.
+    const story = await repo.findPublishedStory(db, job.story_id);
+    if (!story) {
+      await finish({ status: "skipped", last_error: "story_unpublished" });
+      return "skipped";
+    }
+    if (watchStatusOf(story.position, Number(person.lastPosition ?? 0)) !== "Active") {
       await finish({ status: "skipped", last_error: "story_watched" });
       return "skipped";
     }
