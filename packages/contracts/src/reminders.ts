@@ -49,6 +49,11 @@ export const reminderSettingsInputSchema = z.object({
   windowStart: hhmm,
   windowEnd: hhmm,
   templates: reminderTemplatesSchema.optional(),
+  /**
+   * The `version` the form started from (the console always sends it): a save made after another one is refused
+   * with 409 `conflict` and the stored rules in `details.current`. Omitted, the save is not checked.
+   */
+  version: z.number().int().min(0).optional(),
 });
 export type ReminderSettingsInput = z.infer<typeof reminderSettingsInputSchema>;
 
@@ -56,6 +61,8 @@ export const reminderSettingsSchema = reminderSettingsInputSchema.extend({
   templates: reminderTemplatesSchema,
   placeholders: z.array(z.enum(REMINDER_PLACEHOLDERS)),
   updatedAt: z.string().nullable(),
+  /** Saves so far (0: the defaults, never saved). */
+  version: z.number().int(),
 });
 export type ReminderSettings = z.infer<typeof reminderSettingsSchema>;
 

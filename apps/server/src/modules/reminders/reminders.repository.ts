@@ -13,16 +13,31 @@ export async function findSettings(db: Db): Promise<ReminderSettingsRow | undefi
   return db.selectFrom("reminder_settings").selectAll().where("id", "=", 1).executeTakeFirst();
 }
 
-export async function saveSettings(db: Db, row: Omit<ReminderSettingsRow, "id">): Promise<void> {
-  await db
+/**
+ * Saves the rules as save number `version + 1`, only while the stored ones are still save number `version` (0
+ * before any save); false when another save came first.
+ */
+export async function saveSettings(
+  db: Db,
+  row: Omit<ReminderSettingsRow, "id" | "version">,
+  version: number | undefined,
+): Promise<boolean> {
+  const result = await db
     .insertInto("reminder_settings")
-    .values({ id: 1, ...row })
-    .onConflict((oc) => oc.column("id").doUpdateSet(row))
-    .execute();
+    .values({ id: 1, ...row, version: 1 })
+    .onConflict((oc) => {
+      const update = oc.column("id").doUpdateSet((eb) => ({ ...row, version: eb("reminder_settings.version", "+", 1) }));
+      return version === undefined ? update : update.where("reminder_settings.version", "=", version);
+    })
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-/** People who agreed to reminders and still have an account, with where they are in the program. */
-export async function listConsentingPeople(db: Db) {
+/**
+ * People who agreed to reminders and still have an account that is not blocked at `now`, with where they are in
+ * the program.
+ */
+export async function listConsentingPeople(db: Db, now: string) {
   return db
     .selectFrom("profiles")
     .innerJoin("users", "users.id", "profiles.user_id")
@@ -46,6 +61,7 @@ export async function listConsentingPeople(db: Db) {
     ])
     .where("profiles.agree_to_reminder", "=", 1)
     .where("users.deleted_at", "is", null)
+    .where((eb) => eb.or([eb("users.banned_until", "is", null), eb("users.banned_until", "<=", now)]))
     .execute();
 }
 
@@ -58,6 +74,8 @@ export async function findRecipient(db: Db, userId: string) {
       "users.id",
       "users.phone",
       "users.deleted_at",
+      "users.banned_until",
+      "users.created_at as joinedAt",
       "profiles.name",
       "profiles.phone_number",
       "profiles.country_code",
@@ -70,6 +88,13 @@ export async function findRecipient(db: Db, userId: string) {
         .select((e) => e.fn.max("progress.story_position").as("p"))
         .whereRef("progress.user_id", "=", "users.id")
         .as("lastPosition"),
+      eb
+        .selectFrom("progress")
+        .select("progress.watched_at")
+        .whereRef("progress.user_id", "=", "users.id")
+        .orderBy("progress.story_position", "desc")
+        .limit(1)
+        .as("lastWatchedAt"),
     ])
     .where("users.id", "=", userId)
     .executeTakeFirst();
@@ -104,6 +129,19 @@ export async function latestJobFor(db: Db, userId: string, storyId: string): Pro
     .orderBy("sequence", "desc")
     .limit(1)
     .executeTakeFirst();
+}
+
+/** When the reminder before this one (same person and story) was sent; null when it was not. */
+export async function sentAtOf(db: Db, userId: string, storyId: string, sequence: number): Promise<string | null> {
+  const row = await db
+    .selectFrom("reminder_jobs")
+    .select("sent_at")
+    .where("user_id", "=", userId)
+    .where("story_id", "=", storyId)
+    .where("sequence", "=", sequence)
+    .where("status", "=", "sent")
+    .executeTakeFirst();
+  return row?.sent_at ?? null;
 }
 
 /** Creates the job unless one with the same idempotency key exists (another replica planned it first). */

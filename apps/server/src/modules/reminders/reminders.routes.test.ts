@@ -107,6 +107,31 @@ describe("operators' reminder API", () => {
     });
   });
 
+  it("refuses a save made from rules another operator has saved over since (409 with the stored rules)", async () => {
+    const put = (payload: object) =>
+      app.inject({ method: "PUT", url: "/api/admin/reminders/settings", headers: admin.headers, payload });
+    const opened = (
+      await app.inject({ url: "/api/admin/reminders/settings", headers: admin.headers })
+    ).json() as ReminderSettings;
+    // Two console tabs opened the same rules; the first saves.
+    const first = await put({ ...rules, maxPerStory: 3, version: opened.version });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ maxPerStory: 3, version: opened.version + 1 });
+
+    const stale = await put({ ...rules, maxPerStory: 5, enabled: false, version: opened.version });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({
+      code: "conflict",
+      details: { reason: "stale_version", current: { maxPerStory: 3, enabled: true, version: opened.version + 1 } },
+    });
+    const stored = (await app.inject({ url: "/api/admin/reminders/settings", headers: admin.headers })).json();
+    expect(stored).toMatchObject({ maxPerStory: 3, enabled: true, version: opened.version + 1 });
+
+    const again = await put({ ...rules, version: opened.version + 1 });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ ...rules, version: opened.version + 2 });
+  });
+
   it("previews a template in both languages with sample values", async () => {
     const en = await app.inject({
       method: "POST",

@@ -214,9 +214,10 @@ export async function reminderRoutes(fastify: FastifyInstance) {
       {
         schema: {
           tags,
-          summary: "Change the reminder rules and templates (audited); an unknown placeholder is refused",
+          summary:
+            "Change the reminder rules and templates (audited); an unknown placeholder is refused, a stale `version` answers 409",
           body: reminderSettingsInputSchema,
-          response: { 200: reminderSettingsSchema, ...errorResponses(400, 401, 403) },
+          response: { 200: reminderSettingsSchema, ...errorResponses(400, 401, 403, 409) },
         },
       },
       async (request) => saveSettings(app.deps.db, actorOf(await requireAdmin(request)), request.body),

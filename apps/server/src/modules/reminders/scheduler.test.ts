@@ -258,6 +258,67 @@ describe("whom and when, in real use (issue 28)", () => {
       await app.deps.db.deleteFrom("stories").where("id", "=", draftId).execute();
     }
   });
+
+  it("sends nothing to a blocked account, neither newly planned nor planned before the block", async () => {
+    const night = new Date("2030-08-05T20:30:00.000Z"); // planned at night in Amman, held for the morning
+    const clock = testClock(night);
+    const s = new ReminderScheduler(app.deps, clock.now);
+    const blockedLater = await addPerson(app, { joinedAt: hours(night, -72) });
+    await s.runDue();
+    expect((await jobsOf(blockedLater.id)).map((j) => j.status)).toEqual(["due"]);
+    const blocked = await addPerson(app, { joinedAt: hours(night, -72) });
+    const until = new Date("2130-01-01T00:00:00.000Z").toISOString();
+    await app.deps.db
+      .updateTable("users")
+      .set({ banned_until: until })
+      .where("id", "in", [blocked.id, blockedLater.id])
+      .execute();
+    clock.set(new Date("2030-08-06T08:00:00.000Z"));
+    expect(await s.runDue()).toEqual({ sent: 0, skipped: 1, failed: 0 });
+    expect(await jobsOf(blocked.id)).toHaveLength(0);
+    expect((await jobsOf(blockedLater.id)).map((j) => [j.status, j.last_error])).toEqual([["stopped", "blocked"]]);
+    for (const p of [blocked, blockedLater]) expect(await sentReminders(app, p.phone)).toHaveLength(0);
+  });
+
+  it("applies rules changed during a run to the rest of it: new text at once, nothing more once turned off", async () => {
+    const at = new Date("2030-09-02T08:00:00.000Z");
+    const people = [];
+    for (let i = 0; i < 3; i++) people.push(await addPerson(app, { joinedAt: hours(at, -80 + i) }));
+    let sends = 0;
+    const messages = new Proxy(app.deps.messages, {
+      get(target, key) {
+        if (key === "send")
+          return async (message: Parameters<App["deps"]["messages"]["send"]>[0]) => {
+            const sent = await target.send(message);
+            sends++;
+            // An operator saves while the run is going: first new texts, then reminders off.
+            if (sends === 1)
+              await saveSettings(app.deps.db, admin, {
+                ...DEFAULT_SETTINGS,
+                templates: {
+                  en: "New rules {name}: {story} {link} {stopLink}",
+                  ar: "قواعد جديدة {name}: {story} {link} {stopLink}",
+                },
+              });
+            if (sends === 2) await saveSettings(app.deps.db, admin, { ...DEFAULT_SETTINGS, enabled: false });
+            return sent;
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const s = new ReminderScheduler({ ...app.deps, messages }, () => at);
+    expect(await s.runDue()).toMatchObject({ sent: 2 });
+    const [first, second, third] = await Promise.all(people.map((p) => sentReminders(app, p.phone)));
+    expect(first?.[0]?.body).toMatch(/^Hello Sami/);
+    expect(second?.[0]?.body).toMatch(/^New rules Sami/);
+    expect(third).toHaveLength(0);
+    // Handed back, not left claimed: it goes once reminders are on again.
+    const [job] = await jobsOf(people[2]?.id ?? "");
+    expect(job).toMatchObject({ status: "due", claimed_by: null });
+    await saveSettings(app.deps.db, admin, { ...DEFAULT_SETTINGS });
+    expect((await new ReminderScheduler(app.deps, () => at).runDue()).sent).toBe(1);
+  });
 });
 
 describe("replicas", () => {

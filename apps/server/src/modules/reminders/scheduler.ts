@@ -11,6 +11,7 @@ import { NAMELESS, renderTemplate } from "./templates.ts";
 import { minutesUntilWindow, timeZoneOfPerson } from "./time-window.ts";
 
 type Deps = Pick<AppDeps, "db" | "database" | "messages" | "config" | "auth">;
+type Rules = Awaited<ReturnType<typeof getSettings>>;
 
 /** A provider that fails is tried this many times in all, waiting RETRY_BASE_MS × 4^(try−1) between tries. */
 export const MAX_ATTEMPTS = 3;
@@ -41,12 +42,15 @@ export class ReminderScheduler {
     this.#batch = options.batch ?? BATCH;
   }
 
-  /** Creates the jobs that became due, then sends every due job this worker can claim. */
+  /**
+   * Creates the jobs that became due, then sends every due job this worker can claim. The rules are read again
+   * for each person and each job: a run takes minutes with a slow provider, and an operator who turns reminders
+   * off or changes them meanwhile must not see the rest of the run go out under the old ones.
+   */
   async runDue(): Promise<ReminderRunResult> {
     const result = { sent: 0, skipped: 0, failed: 0 };
-    const settings = await getSettings(this.#deps.db);
-    if (!settings.enabled) return result;
-    await this.plan(settings);
+    if (!(await getSettings(this.#deps.db)).enabled) return result;
+    await this.plan();
     for (;;) {
       const now = this.#now();
       const jobs = await repo.claimDueJobs(this.#deps.db, this.#deps.database.dialect, {
@@ -56,7 +60,14 @@ export class ReminderScheduler {
         limit: this.#batch,
       });
       if (jobs.length === 0) break;
-      for (const job of jobs) result[await this.#process(job, settings)]++;
+      for (const [index, job] of jobs.entries()) {
+        const settings = await getSettings(this.#deps.db);
+        if (!settings.enabled) {
+          await this.#release(jobs.slice(index));
+          return result;
+        }
+        result[await this.#process(job, settings)]++;
+      }
       if (jobs.length < this.#batch) break;
     }
     return result;
@@ -68,10 +79,12 @@ export class ReminderScheduler {
    * `repeatAfterHours` after the one before, at most `maxPerStory`. The idempotency key (person, story,
    * sequence) makes planning safe to run on every replica at once.
    */
-  async plan(settings: Awaited<ReturnType<typeof getSettings>>): Promise<void> {
+  async plan(): Promise<void> {
     const { db } = this.#deps;
     const now = this.#now();
-    for (const person of await repo.listConsentingPeople(db)) {
+    for (const person of await repo.listConsentingPeople(db, now.toISOString())) {
+      const settings = await getSettings(db);
+      if (!settings.enabled) return;
       const last = Number(person.lastPosition ?? 0);
       const story = await repo.findStoryByPosition(db, last + 1);
       if (!story) continue; // finished every story
@@ -101,7 +114,25 @@ export class ReminderScheduler {
     }
   }
 
-  async #process(job: repo.ReminderJobRow, settings: Awaited<ReturnType<typeof getSettings>>): Promise<keyof ReminderRunResult> {
+  /** Hands claimed jobs back untouched (reminders were turned off mid-run): they wait as they did before the claim. */
+  async #release(jobs: repo.ReminderJobRow[]): Promise<void> {
+    const at = this.#now().toISOString();
+    for (const job of jobs) await repo.finishJob(this.#deps.db, job.id, this.worker, { status: "due", updated_at: at });
+  }
+
+  /** When the job is due under `settings` (they may have changed since it was planned); null when it may not go. */
+  async #dueUnder(
+    settings: Rules,
+    job: repo.ReminderJobRow,
+    person: { joinedAt: string; lastWatchedAt: string | null },
+  ): Promise<number | null> {
+    if (job.sequence > settings.maxPerStory) return null;
+    if (job.sequence === 1) return Date.parse(person.lastWatchedAt ?? person.joinedAt) + settings.firstAfterHours * HOUR_MS;
+    const previous = await repo.sentAtOf(this.#deps.db, job.user_id, job.story_id, job.sequence - 1);
+    return previous ? Date.parse(previous) + settings.repeatAfterHours * HOUR_MS : null;
+  }
+
+  async #process(job: repo.ReminderJobRow, settings: Rules): Promise<keyof ReminderRunResult> {
     const { db, messages, config, auth } = this.#deps;
     const now = this.#now();
     const at = now.toISOString();
@@ -117,6 +148,10 @@ export class ReminderScheduler {
       await finish({ status: "stopped", last_error: "reminders_off" });
       return "skipped";
     }
+    if (person.banned_until && Date.parse(person.banned_until) > now.getTime()) {
+      await finish({ status: "stopped", last_error: "blocked" });
+      return "skipped";
+    }
     // Only a story the family can open: a draft's link answers 404.
     const story = await repo.findPublishedStory(db, job.story_id);
     if (!story) {
@@ -127,6 +162,12 @@ export class ReminderScheduler {
       await finish({ status: "skipped", last_error: "story_watched" });
       return "skipped";
     }
+    const dueAt = await this.#dueUnder(settings, job, person);
+    if (dueAt === null) {
+      await finish({ status: "stopped", last_error: "rules_changed" });
+      return "skipped";
+    }
+    if (dueAt > now.getTime()) return later(dueAt - now.getTime());
     const phone =
       person.phone ?? (person.country_code && person.phone_number ? `${person.country_code}${person.phone_number}` : null);
     if (!phone || !isValidPhoneNumber(phone)) {

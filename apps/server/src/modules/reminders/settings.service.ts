@@ -3,6 +3,7 @@ import { REMINDER_PLACEHOLDERS } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
 import { AppError } from "../../errors.ts";
 import { type Actor, audit } from "../admin/audit.service.ts";
+import { StaleSave, savedOrStale } from "../admin/versions.ts";
 import * as repo from "./reminders.repository.ts";
 import { checkTemplate, DEFAULT_TEMPLATES, NAMELESS, renderTemplate } from "./templates.ts";
 
@@ -24,6 +25,7 @@ export async function getSettings(db: DB): Promise<ReminderSettings> {
       templates: { ...DEFAULT_TEMPLATES },
       placeholders: [...REMINDER_PLACEHOLDERS],
       updatedAt: null,
+      version: 0,
     };
   return {
     enabled: row.enabled === 1,
@@ -35,6 +37,7 @@ export async function getSettings(db: DB): Promise<ReminderSettings> {
     templates: { en: row.template_en, ar: row.template_ar },
     placeholders: [...REMINDER_PLACEHOLDERS],
     updatedAt: row.updated_at,
+    version: Number(row.version ?? 0),
   };
 }
 
@@ -48,27 +51,35 @@ export async function saveSettings(
   const templates = input.templates ?? current.templates;
   checkTemplate(templates.en, "templates.en");
   checkTemplate(templates.ar, "templates.ar");
-  await db.transaction().execute(async (trx) => {
-    await repo.saveSettings(trx, {
-      enabled: input.enabled ? 1 : 0,
-      first_after_hours: input.firstAfterHours,
-      repeat_after_hours: input.repeatAfterHours,
-      max_per_story: input.maxPerStory,
-      window_start: input.windowStart,
-      window_end: input.windowEnd,
-      template_en: templates.en,
-      template_ar: templates.ar,
-      updated_at: now.toISOString(),
+  const save = () =>
+    db.transaction().execute(async (trx) => {
+      const saved = await repo.saveSettings(
+        trx,
+        {
+          enabled: input.enabled ? 1 : 0,
+          first_after_hours: input.firstAfterHours,
+          repeat_after_hours: input.repeatAfterHours,
+          max_per_story: input.maxPerStory,
+          window_start: input.windowStart,
+          window_end: input.windowEnd,
+          template_en: templates.en,
+          template_ar: templates.ar,
+          updated_at: now.toISOString(),
+        },
+        input.version,
+      );
+      if (!saved) throw new StaleSave();
+      const { templates: _t, version: _v, ...rules } = input;
+      await audit(
+        trx,
+        actor,
+        "reminders.settings",
+        { type: "reminders" },
+        { ...rules, templatesChanged: input.templates !== undefined },
+      );
     });
-    const { templates: _t, ...rules } = input;
-    await audit(
-      trx,
-      actor,
-      "reminders.settings",
-      { type: "reminders" },
-      { ...rules, templatesChanged: input.templates !== undefined },
-    );
-  });
+  // A console tab opened before another operator's save would otherwise put the old rules back without a word.
+  await savedOrStale(save, () => getSettings(db));
   return getSettings(db);
 }
 

@@ -9,6 +9,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { AdminField } from "../components/admin-field.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { previewReminder, reminderQueries, runDueReminders, saveReminderSettings } from "./reminders-api.ts";
 
 /**
@@ -45,7 +46,7 @@ export function RemindersPage() {
           </button>
         }
       />
-      <QueryView query={settings}>{(s) => <SettingsForm key={s.updatedAt ?? "defaults"} settings={s} />}</QueryView>
+      <QueryView query={settings}>{(s) => <SettingsForm key={s.version} settings={s} />}</QueryView>
       <Queue />
     </>
   );
@@ -66,6 +67,7 @@ function SettingsForm({ settings }: { settings: ReminderSettings }) {
   const [templates, setTemplates] = useState(settings.templates);
   const [saving, setSaving] = useState(false);
   const [fieldError, setFieldError] = useState<{ field: string; text: string } | null>(null);
+  const [stale, setStale] = useState<ReminderSettings | null>(null);
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
 
   async function submit(event: FormEvent) {
@@ -81,10 +83,16 @@ function SettingsForm({ settings }: { settings: ReminderSettings }) {
         windowStart: form.windowStart,
         windowEnd: form.windowEnd,
         templates,
+        version: settings.version,
       });
       client.setQueryData(reminderQueries.settings().queryKey, saved);
       toast.success(t("reminders.saved"));
     } catch (error) {
+      const current = staleCurrent<ReminderSettings>(error);
+      if (current) {
+        setStale(current);
+        return;
+      }
       const details =
         error instanceof ApiError ? (error.details as { field?: string; placeholder?: string } | undefined) : undefined;
       if (details?.field?.startsWith("templates.") && details.placeholder !== undefined)
@@ -111,63 +119,79 @@ function SettingsForm({ settings }: { settings: ReminderSettings }) {
   );
 
   return (
-    <form className="admin-card admin-form" onSubmit={submit} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{t("reminders.rules")}</h2>
-      <label className="admin-checkbox">
-        <input type="checkbox" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />
-        <span>{t("reminders.enabled")}</span>
-      </label>
-      <div className="admin-grid-2">
-        {number("firstAfterHours", 8760)}
-        {number("repeatAfterHours", 8760)}
-        {number("maxPerStory", 20)}
-        <div className="admin-field">
-          <span className="admin-label">{t("reminders.window")}</span>
-          <div className="admin-toolbar">
-            <label htmlFor={`${id}-start`} className="visually-hidden">
-              {t("reminders.windowStart")}
-            </label>
-            <input
-              id={`${id}-start`}
-              className="admin-input ltr"
-              type="time"
-              required
-              value={form.windowStart}
-              onChange={set("windowStart")}
-            />
-            <span aria-hidden="true">–</span>
-            <label htmlFor={`${id}-end`} className="visually-hidden">
-              {t("reminders.windowEnd")}
-            </label>
-            <input
-              id={`${id}-end`}
-              className="admin-input ltr"
-              type="time"
-              required
-              value={form.windowEnd}
-              onChange={set("windowEnd")}
-            />
+    <>
+      {stale && (
+        <StaleNotice
+          queryKey={reminderQueries.settings().queryKey}
+          rows={[
+            { label: t("reminders.enabled"), value: stale.enabled ? t("common.yes") : t("common.no") },
+            { label: t("reminders.firstAfterHours"), value: String(stale.firstAfterHours) },
+            { label: t("reminders.repeatAfterHours"), value: String(stale.repeatAfterHours) },
+            { label: t("reminders.maxPerStory"), value: String(stale.maxPerStory) },
+            { label: t("reminders.window"), value: `${stale.windowStart}–${stale.windowEnd}` },
+            { label: t("reminders.template_en"), value: stale.templates.en },
+            { label: t("reminders.template_ar"), value: stale.templates.ar },
+          ]}
+        />
+      )}
+      <form className="admin-card admin-form" onSubmit={submit} aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{t("reminders.rules")}</h2>
+        <label className="admin-checkbox">
+          <input type="checkbox" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.target.checked })} />
+          <span>{t("reminders.enabled")}</span>
+        </label>
+        <div className="admin-grid-2">
+          {number("firstAfterHours", 8760)}
+          {number("repeatAfterHours", 8760)}
+          {number("maxPerStory", 20)}
+          <div className="admin-field">
+            <span className="admin-label">{t("reminders.window")}</span>
+            <div className="admin-toolbar">
+              <label htmlFor={`${id}-start`} className="visually-hidden">
+                {t("reminders.windowStart")}
+              </label>
+              <input
+                id={`${id}-start`}
+                className="admin-input ltr"
+                type="time"
+                required
+                value={form.windowStart}
+                onChange={set("windowStart")}
+              />
+              <span aria-hidden="true">–</span>
+              <label htmlFor={`${id}-end`} className="visually-hidden">
+                {t("reminders.windowEnd")}
+              </label>
+              <input
+                id={`${id}-end`}
+                className="admin-input ltr"
+                type="time"
+                required
+                value={form.windowEnd}
+                onChange={set("windowEnd")}
+              />
+            </div>
+            <p className="admin-muted">{t("reminders.windowHint")}</p>
           </div>
-          <p className="admin-muted">{t("reminders.windowHint")}</p>
         </div>
-      </div>
-      <h2>{t("reminders.templates")}</h2>
-      <p className="admin-muted">
-        {t("reminders.placeholders")} <bdi className="ltr">{settings.placeholders.map((p) => `{${p}}`).join(" ")}</bdi>
-      </p>
-      <div className="admin-grid-2">
-        {(["en", "ar"] as const).map((language) => (
-          <TemplateField
-            key={language}
-            language={language}
-            value={templates[language]}
-            error={fieldError?.field === `templates.${language}` ? fieldError.text : null}
-            onChange={(value) => setTemplates({ ...templates, [language]: value })}
-          />
-        ))}
-      </div>
-      <SubmitButton busy={saving}>{t("common.save")}</SubmitButton>
-    </form>
+        <h2>{t("reminders.templates")}</h2>
+        <p className="admin-muted">
+          {t("reminders.placeholders")} <bdi className="ltr">{settings.placeholders.map((p) => `{${p}}`).join(" ")}</bdi>
+        </p>
+        <div className="admin-grid-2">
+          {(["en", "ar"] as const).map((language) => (
+            <TemplateField
+              key={language}
+              language={language}
+              value={templates[language]}
+              error={fieldError?.field === `templates.${language}` ? fieldError.text : null}
+              onChange={(value) => setTemplates({ ...templates, [language]: value })}
+            />
+          ))}
+        </div>
+        <SubmitButton busy={saving}>{t("common.save")}</SubmitButton>
+      </form>
+    </>
   );
 }
 
