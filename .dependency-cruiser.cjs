@@ -33,6 +33,27 @@ module.exports = {
       to: { path: "\\.repository\\.ts$" },
     },
     {
+      name: "server-repository-calls-nothing-above",
+      comment: "Repositories hold queries and return rows; services and routes call them, never the other way.",
+      severity: "error",
+      from: { path: "^apps/server/src/.+\\.repository\\.ts$" },
+      to: { path: "\\.(service|routes)\\.ts$" },
+    },
+    {
+      name: "server-service-no-routes",
+      comment: "Services hold the rules and know nothing of HTTP: no service imports routes, its own or another module's.",
+      severity: "error",
+      from: { path: "^apps/server/src/.+\\.service\\.ts$" },
+      to: { path: "\\.routes\\.ts$" },
+    },
+    {
+      name: "server-infrastructure-below-modules",
+      comment: "Adapters (files, bus, sms, caches…) serve every module and import none; app.ts hands them to modules.",
+      severity: "error",
+      from: { path: "^apps/server/src/infrastructure/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^apps/server/src/modules/" },
+    },
+    {
       name: "server-nothing-imports-app",
       comment: "app.ts wires every module; modules and adapters take their dependencies from deps.ts.",
       severity: "error",

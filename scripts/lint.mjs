@@ -3,7 +3,8 @@
 //   2. dependency-cruiser: the import boundaries of .dependency-cruiser.cjs (cycles, routes → repositories, …).
 //   3. Locale parity (scripts/check-locales.mjs).
 //   4. Self-check: each checker, run on a small fixture with one deliberate violation of every rule, must fail;
-//      so a rule that silently stops matching (a renamed folder, a config typo) fails the lint too.
+//      so a rule that silently stops matching (a renamed folder, a config typo) fails the lint too. The server's
+//      layer rules name their planted import (PLANTED), which no other rule catches: a deleted rule fails it too.
 // `node scripts/lint.mjs --self-check` runs only the last step.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,6 +17,17 @@ const root = resolve(import.meta.dirname, "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const DEPCRUISE_CONFIG = join(root, ".dependency-cruiser.cjs");
 const CRUISED = ["apps/server/src", "apps/web/src", "packages/contracts/src"];
+
+// The server's layer rules, each with the import of selfCheck()'s fixture that it alone catches.
+const PLANTED = [
+  ["server-routes-no-repository", "modules/a/a.routes.ts", "modules/a/a.repository.ts"],
+  ["server-repository-private-to-its-module", "modules/a/a.service.ts", "modules/b/b.repository.ts"],
+  ["server-repository-only-from-modules", "seed/seed.ts", "modules/b/b.repository.ts"],
+  ["server-nothing-imports-app", "modules/b/b.service.ts", "app.ts"],
+  ["server-repository-calls-nothing-above", "modules/c/c.repository.ts", "modules/c/c.service.ts"],
+  ["server-service-no-routes", "modules/c/c.service.ts", "modules/a/a.routes.ts"],
+  ["server-infrastructure-below-modules", "infrastructure/bus/bus.ts", "modules/c/c.service.ts"],
+];
 
 const onlySelfCheck = process.argv.includes("--self-check");
 const failures = [];
@@ -54,7 +66,7 @@ function selfCheck() {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     };
-    // One violation per rule of .dependency-cruiser.cjs.
+    // One violation per rule of .dependency-cruiser.cjs (PLANTED lists which rule must catch which import).
     write("apps/server/src/app.ts", "export const app = 1;\n");
     write("apps/server/src/modules/a/a.repository.ts", "export const q = 1;\n");
     write("apps/server/src/modules/b/b.repository.ts", "export const r = 1;\n");
@@ -62,6 +74,16 @@ function selfCheck() {
     write("apps/server/src/modules/a/a.service.ts", 'import { r } from "../b/b.repository.ts";\nexport const y = r;\n');
     write("apps/server/src/modules/b/b.service.ts", 'import { app } from "../../app.ts";\nexport const z = app;\n');
     write("apps/server/src/seed/seed.ts", 'import { r } from "../modules/b/b.repository.ts";\nexport const s = r;\n');
+    write("apps/server/src/modules/c/c.repository.ts", 'import { t } from "./c.service.ts";\nexport const u = t;\n');
+    write("apps/server/src/modules/c/c.service.ts", 'import { x } from "../a/a.routes.ts";\nexport const t = x;\n');
+    write(
+      "apps/server/src/infrastructure/bus/bus.ts",
+      'import { t } from "../../modules/c/c.service.ts";\nexport const v = t;\n',
+    );
+    write(
+      "apps/server/src/infrastructure/bus/bus.test.ts",
+      'import { t } from "../../modules/c/c.service.ts";\nexport const w = t;\n',
+    );
     write("apps/server/src/cycle-a.ts", 'import { b } from "./cycle-b.ts";\nexport const a = () => b;\n');
     write("apps/server/src/cycle-b.ts", 'import { a } from "./cycle-a.ts";\nexport const b = () => a;\n');
     write("apps/server/src/uses-web.ts", 'import { util } from "../../web/src/lib/util.ts";\nexport const w = util;\n');
@@ -101,11 +123,18 @@ function selfCheck() {
         `rule ${rule} found no violation`,
         [...fired].some((f) => f.startsWith(`${rule} `)),
       );
+    // Each planted import is caught by its rule and by no other, so deleting or breaking the rule lets it through.
+    for (const [rule, from, to] of PLANTED) {
+      const edge = `apps/server/src/${from} → apps/server/src/${to}`;
+      const by = [...fired].filter((f) => f.endsWith(` ${edge}`)).map((f) => f.split(" ")[0]);
+      expect(`${edge} is caught by ${rule} alone (caught by: ${by.join(", ") || "nothing"})`, by.join() === rule);
+    }
     const ownRepository = "apps/server/src/modules/a/a.routes.ts → apps/server/src/modules/a/a.repository.ts";
     expect(
       "a module's own repository is not another module's",
       !fired.has(`server-repository-private-to-its-module ${ownRepository}`),
     );
+    expect("an infrastructure test may import a module", ![...fired].some((f) => f.includes("infrastructure/bus/bus.test.ts")));
 
     // Biome reads the repo's own configuration, copied beside the fixture (overrides match relative paths).
     const biome = JSON.parse(readFileSync(join(root, "biome.json"), "utf8"));
