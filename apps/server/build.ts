@@ -28,6 +28,9 @@ export const EXTERNAL_PACKAGES = [
   "web-push",
   "file-type",
   "otpauth",
+  // Find their ffmpeg/ffprobe binaries by __dirname; imported only when a media job runs.
+  "@ffmpeg-installer/",
+  "@ffprobe-installer/",
   "uqr",
 ];
 

@@ -20,6 +20,8 @@ import { contentRoutes } from "./modules/content/content.routes.ts";
 import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { keepsakeModule } from "./modules/keepsake/keepsake.routes.ts";
+import { mediaRoutes } from "./modules/media/media.routes.ts";
+import { startMediaWorker } from "./modules/media/worker.ts";
 import { messageRoutes } from "./modules/messages/messages.routes.ts";
 import { startProfileCache } from "./modules/profile/profile.service.ts";
 import { programApi } from "./modules/program/program-api.ts";
@@ -132,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (ownsDatabase) app.addHook("onClose", async () => database.close());
   app.addHook("onClose", async () => app.deps.bus.close());
   startStorageSweep(app, config.storageSweepIntervalMinutes);
+  startMediaWorker(app);
 
   installErrorHandler(app);
   await registerSecurityHeaders(app, config);
@@ -155,6 +158,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(adminRoutes, { prefix: "/api/admin" });
   await app.register(serviceRoleKeyRoutes, { prefix: "/api/admin" });
   await app.register(reminderRoutes, { prefix: "/api" });
+  await app.register(mediaRoutes);
   await app.register(keepsakeModule);
   await app.register(webRoutes);
   return app;

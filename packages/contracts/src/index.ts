@@ -8,6 +8,7 @@ export * from "./enums.ts";
 export * from "./envelope.ts";
 export * from "./errors.ts";
 export * from "./keepsake.ts";
+export * from "./media.ts";
 export * from "./messages.ts";
 export * from "./program.ts";
 export * from "./reminders.ts";

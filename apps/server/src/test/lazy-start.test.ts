@@ -11,7 +11,17 @@ const SOURCES_MAIN = fileURLToPath(new URL("../main.mjs", import.meta.url));
 const SERVER_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RECORDER = fileURLToPath(new URL("./module-recorder.ts", import.meta.url));
 /** What start-up must not load unless the configuration uses it; the API docs' generator waits for a docs request. */
-const OPTIONAL = ["@aws-sdk/", "/node_modules/pg/", "/web-push/", "/file-type/", "/otpauth/", "/uqr/", "/@fastify/swagger"];
+const OPTIONAL = [
+  "@aws-sdk/",
+  "/node_modules/pg/",
+  "/web-push/",
+  "/file-type/",
+  "/otpauth/",
+  "/uqr/",
+  "/@fastify/swagger",
+  "/@ffmpeg-installer/",
+  "/@ffprobe-installer/",
+];
 
 let dir: string;
 beforeAll(() => {

@@ -28,6 +28,7 @@ export const ADMIN_ROUTE_ROLES: Readonly<Record<string, OperatorRole>> = {
   // Content, settings, reminders, audit, outbox, the team: admins.
   "GET /api/admin/sms-outbox": "admin",
   "POST /api/admin/uploads/:purpose": "admin",
+  "POST /api/admin/media/status": "admin",
   "GET /api/admin/stories": "admin",
   "POST /api/admin/stories": "admin",
   "GET /api/admin/stories/:id": "admin",

@@ -31,6 +31,7 @@ import { badRequest } from "../../errors.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartFile, registerMultipart } from "../../plugins/multipart.ts";
 import { requireOperator } from "../auth/guards.ts";
+import { enqueueMedia, PROCESSED_AT_UPLOAD } from "../media/enqueue.ts";
 import { getAnalytics } from "./analytics.service.ts";
 import { arabicMediaRoutes } from "./arabic-media.routes.ts";
 import { type Actor, actorOf, audit, listAudit } from "./audit.service.ts";
@@ -96,6 +97,10 @@ export async function adminRoutes(fastify: FastifyInstance) {
       const { kind, bucket } = UPLOAD_PURPOSES[request.params.purpose];
       try {
         const stored = await storeUpload(app.deps.storage, await fileOf(request, kind), { kind, bucket });
+        // Files that play from where they were uploaded are processed now; story videos and question media are
+        // processed as the private copy made when a story takes them (storage/story-media.ts).
+        if (PROCESSED_AT_UPLOAD.includes(request.params.purpose))
+          await enqueueMedia(app.deps, { bucket, key: stored.key, kind: kind === "video" ? "video" : "audio" });
         await audit(
           app.deps.db,
           actor(request),

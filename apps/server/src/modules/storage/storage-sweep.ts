@@ -8,6 +8,7 @@ import {
 } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { TEMP_OBJECT } from "../../infrastructure/files/index.ts";
+import { ownerKeyOf } from "../media/enqueue.ts";
 import {
   isPathReferenced,
   isRecordingKey,
@@ -81,8 +82,10 @@ export async function sweepStorage(deps: Deps, options: SweepOptions = {}): Prom
         }
         continue;
       }
-      if (age <= graceMs || referenced.has(`${bucket}/${object.key}`)) continue;
-      if (await stillReferenced(deps, bucket, object.key)) continue;
+      // A processed file (HLS, poster, voice copy under `<key>.media/`) lives as long as its original.
+      const owner = ownerKeyOf(object.key) ?? object.key;
+      if (age <= graceMs || referenced.has(`${bucket}/${owner}`)) continue;
+      if (await stillReferenced(deps, bucket, owner)) continue;
       await deps.storage.delete(bucket, object.key);
       result.removedOrphans++;
     }

@@ -1,0 +1,139 @@
+import { spawn } from "node:child_process";
+import { accessSync, chmodSync, constants } from "node:fs";
+import type { MediaFailure } from "@hikaya/contracts";
+
+/**
+ * ffmpeg and ffprobe from the npm packages that ship them. Loaded on the first job, never at start-up (a server
+ * with no media work does not pay for them; lazy-start.test.ts checks). The repository installs with
+ * `ignore-scripts`, so the packages' own `chmod u+x` never ran: the execute bit is set here once.
+ */
+export interface Binaries {
+  ffmpeg: string;
+  ffprobe: string;
+}
+
+let binaries: Promise<Binaries> | null = null;
+
+function executable(path: string): string {
+  try {
+    accessSync(path, constants.X_OK);
+  } catch {
+    chmodSync(path, 0o755);
+  }
+  return path;
+}
+
+export function loadBinaries(): Promise<Binaries> {
+  binaries ??= (async () => {
+    const [ffmpeg, ffprobe] = await Promise.all([import("@ffmpeg-installer/ffmpeg"), import("@ffprobe-installer/ffprobe")]);
+    return {
+      ffmpeg: executable((ffmpeg.default ?? ffmpeg).path),
+      ffprobe: executable((ffprobe.default ?? ffprobe).path),
+    };
+  })();
+  binaries.catch(() => {
+    binaries = null;
+  });
+  return binaries;
+}
+
+/** A job's failure with the reason the console shows (by code) and the detail the log keeps. */
+export class MediaJobFailure extends Error {
+  readonly reason: MediaFailure;
+  constructor(reason: MediaFailure, detail: string) {
+    super(detail);
+    this.reason = reason;
+  }
+}
+
+export interface RunOptions {
+  /** Aborted when the job's time limit passes or the server closes: the process is killed. */
+  signal: AbortSignal;
+  /** ffmpeg's `-progress` lines: the microseconds written so far. */
+  onProgress?: (outTimeMicros: number) => void;
+}
+
+/**
+ * Runs a binary to completion. Its stderr's last lines become the failure's detail; an abort kills it
+ * (SIGKILL: ffmpeg may ignore SIGTERM while blocked on output) and fails with the abort's reason.
+ */
+export function run(binary: string, args: string[], options: RunOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (options.signal.aborted) return reject(abortFailure(options.signal));
+    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let pending = "";
+    const onAbort = () => child.kill("SIGKILL");
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      if (!options.onProgress) {
+        stdout += chunk;
+        return;
+      }
+      pending += chunk;
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        const match = /^out_time_(?:us|ms)=(\d+)/.exec(line);
+        if (match) options.onProgress(Number(match[1]));
+      }
+    });
+    // Only the tail matters (the error); a long run must not grow memory.
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    child.on("error", (error) => {
+      options.signal.removeEventListener("abort", onAbort);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      options.signal.removeEventListener("abort", onAbort);
+      if (options.signal.aborted) return reject(abortFailure(options.signal));
+      if (code === 0) return resolve(stdout);
+      const tail = stderr.trim().split("\n").slice(-3).join(" | ");
+      reject(new MediaJobFailure("failed", `${binary.split("/").pop()} exited with ${code}: ${tail}`));
+    });
+  });
+}
+
+function abortFailure(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new MediaJobFailure("timed_out", "Stopped");
+}
+
+export interface Probe {
+  durationSeconds: number;
+  video: { width: number; height: number } | null;
+  hasAudio: boolean;
+}
+
+/** What ffprobe sees in a file; a file it cannot read fails as `unreadable`. */
+export async function probe(bins: Binaries, file: string, signal: AbortSignal): Promise<Probe> {
+  let out: string;
+  try {
+    out = await run(bins.ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file], { signal });
+  } catch (error) {
+    if (error instanceof MediaJobFailure && error.reason === "failed")
+      throw new MediaJobFailure("unreadable", `Not a readable media file: ${error.message}`);
+    throw error;
+  }
+  const parsed = JSON.parse(out) as {
+    format?: { duration?: string };
+    streams?: {
+      codec_type?: string;
+      width?: number;
+      height?: number;
+      duration?: string;
+      disposition?: { attached_pic?: number };
+    }[];
+  };
+  const streams = parsed.streams ?? [];
+  // A cover picture in an audio file is a "video" stream of one frame; it is not a video track.
+  const video = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic && s.width && s.height);
+  const durationSeconds = Number(parsed.format?.duration ?? video?.duration ?? 0);
+  return {
+    durationSeconds: Number.isFinite(durationSeconds) ? durationSeconds : 0,
+    video: video?.width && video.height ? { width: video.width, height: video.height } : null,
+    hasAudio: streams.some((s) => s.codec_type === "audio"),
+  };
+}

@@ -1,0 +1,107 @@
+import {
+  MEDIA_FAILURES,
+  mediaStatusAnswerSchema,
+  mediaStatusQuerySchema,
+  mediaStreamQuerySchema,
+  mediaStreamSchema,
+  STORY_MEDIA_BUCKET,
+} from "@hikaya/contracts";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError } from "../../errors.ts";
+import type { FileStorage } from "../../infrastructure/files/index.ts";
+import { errorResponses } from "../../plugins/http-schemas.ts";
+import { sendObject } from "../storage/object-response.ts";
+import { isValidLink } from "../storage/signed-links.ts";
+import { mediaLinkSubject, objectOf } from "../storage/story-media.ts";
+import { ownerKeyOf } from "./enqueue.ts";
+import { NO_STREAM, statesOf, streamOf } from "./media.service.ts";
+
+/** Same as a signed story video: only this person's browser keeps it, for about as long as the link lives. */
+const SIGNED_CACHE_CONTROL = "private, max-age=600";
+
+const streamParamsSchema = z.object({
+  bucket: z.enum([STORY_MEDIA_BUCKET]),
+  expires: z.coerce.number().int().positive(),
+  signature: z.string().max(200),
+  "*": z.string().max(600),
+});
+
+/**
+ * A playlist names its renditions and segments by relative address, which a browser resolves against the
+ * playlist's own; a redirect to S3 (STORAGE_DELIVERY=redirect) would move that base off this route. Playlists are
+ * therefore always answered from here; segments may still redirect.
+ */
+function withoutRedirect(storage: FileStorage): FileStorage {
+  return new Proxy(storage, {
+    get(target, property) {
+      if (property === "urlFor") return undefined;
+      const value: unknown = Reflect.get(target, property, target);
+      // The store keeps #private fields: its methods must run on the store itself, not on the proxy.
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+export async function mediaRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  // A story's HLS files, under the signature of its video's link (media.service.ts `streamOf`): a locked story's
+  // video link is never handed out, so neither are these.
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/storage/v1/object/stream/:bucket/:expires/:signature/*",
+    schema: { params: streamParamsSchema },
+    handler: async (request, reply) => {
+      const { expires, signature } = request.params;
+      const key = request.params["*"];
+      const owner = ownerKeyOf(key);
+      if (!owner || !isValidLink(app.deps, mediaLinkSubject(owner), expires, signature))
+        throw new AppError("forbidden", "This link has expired or is not valid");
+      const storage = key.endsWith(".m3u8") ? withoutRedirect(app.deps.storage) : app.deps.storage;
+      return sendObject(request, reply, storage, STORY_MEDIA_BUCKET, key, SIGNED_CACHE_CONTROL);
+    },
+  });
+
+  app.get(
+    "/api/media/stream",
+    {
+      schema: {
+        tags: ["media"],
+        summary: "The HLS version of a video the caller was given (its signed link or public address), once processed",
+        querystring: mediaStreamQuerySchema,
+        response: { 200: mediaStreamSchema, ...errorResponses(400) },
+      },
+    },
+    async (request, reply) => {
+      const src = request.query.src;
+      const object = objectOf(src);
+      if (!object) return NO_STREAM;
+      let signature: { expires: string; signature: string } | null = null;
+      if (object.bucket === STORY_MEDIA_BUCKET) {
+        const query = new URLSearchParams(src.split("?")[1] ?? "");
+        const expires = Number(query.get("expires"));
+        const given = query.get("signature") ?? undefined;
+        if (!isValidLink(app.deps, mediaLinkSubject(object.key), expires, given)) return NO_STREAM;
+        signature = { expires: String(expires), signature: given ?? "" };
+      }
+      // The answer changes once, when processing finishes; a player asks again on its next visit.
+      reply.header("cache-control", "private, max-age=30");
+      return streamOf(app.deps, src, signature);
+    },
+  );
+
+  app.post(
+    "/api/admin/media/status",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: `Processing state of stored files (failure codes: ${MEDIA_FAILURES.join(", ")})`,
+        body: mediaStatusQuerySchema,
+        response: { 200: mediaStatusAnswerSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ states: await statesOf(app.deps, request.body.paths) }),
+  );
+}

@@ -1,0 +1,140 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
+import { type Bucket, type MediaJobState, type MediaStream, STORY_MEDIA_BUCKET } from "@hikaya/contracts";
+import type { AppDeps } from "../../deps.ts";
+import { objectOf } from "../storage/story-media.ts";
+import { derivedPrefix } from "./enqueue.ts";
+import { loadBinaries, MediaJobFailure, probe } from "./ffmpeg.ts";
+import { findJobs, type MediaJobRow } from "./media.repository.ts";
+import { checkInput, filesUnder, normaliseVoice, transcodeVideo } from "./transcode.ts";
+
+/** What a finished job recorded: keys in the source's bucket. */
+export interface MediaOutputs {
+  hls?: string;
+  poster?: string;
+  audio?: string;
+  renditions?: number[];
+  durationSeconds: number;
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  m3u8: "application/vnd.apple.mpegurl",
+  ts: "video/mp2t",
+  jpg: "image/jpeg",
+  m4a: "audio/mp4",
+};
+
+/** Playlists last: a master playlist is never in storage before the files it names. */
+const uploadOrder = (path: string) => (path.endsWith("master.m3u8") ? 2 : path.endsWith(".m3u8") ? 1 : 0);
+
+export interface ProcessOptions {
+  signal: AbortSignal;
+  threads: number;
+  onProgress: (fraction: number) => void;
+}
+
+/**
+ * Processes one claimed job: the original is copied to a temporary folder (it may live on S3), probed, checked,
+ * converted, and the results stored beside it under `<key>.media/`. The original is left as it is, so it plays
+ * until the job is recorded ready. Throws `MediaJobFailure` with the reason for a file that cannot be processed.
+ */
+export async function processJob(
+  deps: Pick<AppDeps, "storage">,
+  job: Pick<MediaJobRow, "bucket" | "object_key" | "kind">,
+  options: ProcessOptions,
+): Promise<MediaOutputs> {
+  const bucket = job.bucket as Bucket;
+  if (!(await deps.storage.stat(bucket, job.object_key)))
+    throw new MediaJobFailure("missing", "The original file is no longer in storage");
+  const bins = await loadBinaries();
+  const work = await mkdtemp(join(tmpdir(), "hikaya-media-"));
+  try {
+    const input = join(work, "source");
+    await pipeline(await deps.storage.read(bucket, job.object_key), createWriteStream(input), { signal: options.signal });
+    const info = await probe(bins, input, options.signal);
+    checkInput(job.kind, info);
+    const out = join(work, "out");
+    const prefix = derivedPrefix(job.object_key);
+    const outputs: MediaOutputs = { durationSeconds: Math.round(info.durationSeconds * 1000) / 1000 };
+    if (job.kind === "video" && info.video) {
+      const { renditions } = await transcodeVideo(bins, input, out, { ...info, video: info.video }, options);
+      Object.assign(outputs, { hls: `${prefix}hls/master.m3u8`, poster: `${prefix}poster.jpg`, renditions });
+    } else {
+      await mkdir(out);
+      await normaliseVoice(bins, input, join(out, "voice.m4a"), info, options);
+      outputs.audio = `${prefix}voice.m4a`;
+    }
+    const files = (await filesUnder(out)).sort((a, b) => uploadOrder(a) - uploadOrder(b));
+    for (const file of files) {
+      options.signal.throwIfAborted();
+      const type = CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream";
+      await deps.storage.put(bucket, `${prefix}${file}`, createReadStream(join(out, file)), type);
+    }
+    return outputs;
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+const stateOf = (row: MediaJobRow): MediaJobState => ({
+  status: row.status,
+  progress: row.status === "ready" ? 100 : row.status === "processing" ? Math.min(99, row.progress) : 0,
+  failure: row.status === "failed" ? (row.error_code ?? "failed") : null,
+});
+
+/** The processing state of each stored address (a reference, a signed link or a public path); null: no job. */
+export async function statesOf(deps: Pick<AppDeps, "db">, paths: string[]): Promise<(MediaJobState | null)[]> {
+  const objects = paths.map((p) => objectOf(p));
+  const rows = await findJobs(
+    deps.db,
+    objects.filter((o) => o !== null).map((o) => ({ bucket: o.bucket, key: o.key })),
+  );
+  const byKey = new Map(rows.map((r) => [`${r.bucket}/${r.object_key}`, r]));
+  return objects.map((o) => {
+    const row = o ? byKey.get(`${o.bucket}/${o.key}`) : undefined;
+    return row ? stateOf(row) : null;
+  });
+}
+
+export const NO_STREAM: MediaStream = { hls: null, poster: null, durationSeconds: null };
+
+/**
+ * The HLS version of a video a player was given, once ready. A story's private video comes as its signed link,
+ * and the stream's addresses carry the same signature in their path (`/object/stream/...`), so the playlists'
+ * relative addresses (renditions, segments) stay under it and the access rule is the video's own: whoever was
+ * not handed the video's link (a locked story) gets no stream either. A public video's stream is public.
+ */
+export async function streamOf(
+  deps: Pick<AppDeps, "db">,
+  src: string,
+  signature: { expires: string; signature: string } | null,
+): Promise<MediaStream> {
+  const object = objectOf(src);
+  if (!object) return NO_STREAM;
+  const [row] = await findJobs(deps.db, [{ bucket: object.bucket, key: object.key }]);
+  if (row?.status !== "ready" || !row.outputs) return NO_STREAM;
+  const outputs = JSON.parse(row.outputs) as MediaOutputs;
+  if (!outputs.hls) return NO_STREAM;
+  const base =
+    object.bucket === STORY_MEDIA_BUCKET
+      ? signature
+        ? `/storage/v1/object/stream/${STORY_MEDIA_BUCKET}/${signature.expires}/${signature.signature}/`
+        : null
+      : `/storage/v1/object/public/${object.bucket}/`;
+  if (!base) return NO_STREAM;
+  return {
+    hls: `${base}${outputs.hls}`,
+    poster: outputs.poster ? `${base}${outputs.poster}` : null,
+    durationSeconds: outputs.durationSeconds,
+  };
+}
+
+/** The processed voice of a recording, once ready (its key in the same bucket), else null: play the original. */
+export async function voiceCopyOf(deps: Pick<AppDeps, "db">, bucket: Bucket, key: string): Promise<string | null> {
+  const [row] = await findJobs(deps.db, [{ bucket, key }]);
+  if (row?.status !== "ready" || !row.outputs) return null;
+  return (JSON.parse(row.outputs) as MediaOutputs).audio ?? null;
+}

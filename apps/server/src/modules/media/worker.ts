@@ -1,0 +1,185 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { App, AppDeps } from "../../deps.ts";
+import { onMediaEnqueued } from "./enqueue.ts";
+import { MediaJobFailure } from "./ffmpeg.ts";
+import { claimJob, failAbandoned, finishJob, type MediaJobRow, reportProgress } from "./media.repository.ts";
+import { processJob } from "./media.service.ts";
+
+export interface WorkerOptions {
+  /** A job running longer is stopped (ffmpeg killed) and fails as `timed_out`. */
+  timeLimitMs: number;
+  /** How long a claim holds without news; renewed while the job runs, so only a dead worker's claim lapses. */
+  leaseMs: number;
+  /** A job whose worker died this many times fails as `crashed` instead of being taken again. */
+  maxAttempts: number;
+  /** ffmpeg threads per run. */
+  threads: number;
+  /** Seconds between two looks for jobs other replicas queued (the local queue wakes the worker at once). */
+  pollMs: number;
+  now: () => Date;
+}
+
+export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
+  timeLimitMs: 60 * 60_000,
+  leaseMs: 2 * 60_000,
+  maxAttempts: 3,
+  // One core per job: on a small machine the other stays free for requests; a short clip still takes seconds.
+  threads: 1,
+  pollMs: 15_000,
+  now: () => new Date(),
+};
+
+type Deps = Pick<AppDeps, "db" | "database" | "storage">;
+
+/**
+ * One replica's media worker: one job at a time (ffmpeg already uses the cores it is given). Jobs are claimed in
+ * the database (media.repository.ts `claimJob`), so any replica may take any job and each runs once; a claim is
+ * renewed while its job runs and lapses when the replica dies, and then another worker takes it again.
+ */
+export class MediaWorker {
+  readonly id = `media-${randomUUID().slice(0, 8)}`;
+  private readonly options: WorkerOptions;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private readonly closing = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  private readonly deps: Deps;
+  private readonly log: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
+
+  constructor(deps: Deps, log: Pick<FastifyBaseLogger, "info" | "warn" | "error">, options: Partial<WorkerOptions> = {}) {
+    this.deps = deps;
+    this.log = log;
+    this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
+  }
+
+  /** Looks for work now, on every local enqueue, and every `pollMs`. */
+  start(): void {
+    this.unsubscribe = onMediaEnqueued(() => this.wake());
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Kills a running ffmpeg and waits for the worker to let go; the job's lease lapses and another replica resumes it. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    if (this.timer) clearInterval(this.timer);
+    this.closing.abort(new Error("The server is closing"));
+    await this.running;
+  }
+
+  /** Runs jobs until none is left; a wake during a run makes it look once more. */
+  wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          while (!this.stopped && (await this.runOne())) {}
+        } while (this.again && !this.stopped);
+      } catch (error) {
+        if (!this.stopped) this.log.error({ err: error }, "media worker could not claim a job");
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  /** Claims and runs one job; false when there was none. */
+  async runOne(): Promise<boolean> {
+    const now = this.options.now();
+    await failAbandoned(this.deps.db, { now: now.toISOString(), maxAttempts: this.options.maxAttempts });
+    const job = await claimJob(this.deps.db, this.deps.database.dialect, {
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
+      worker: this.id,
+    });
+    if (!job) return false;
+    await this.run(job);
+    return true;
+  }
+
+  private async run(job: MediaJobRow): Promise<void> {
+    const started = Date.now();
+    const controller = new AbortController();
+    const limit = setTimeout(
+      () => controller.abort(new MediaJobFailure("timed_out", `Stopped after ${Math.round(this.options.timeLimitMs / 1000)} s`)),
+      this.options.timeLimitMs,
+    );
+    const signal = AbortSignal.any([controller.signal, this.closing.signal]);
+    let progress = 0;
+    // The heartbeat renews the lease and writes progress; a claim found lost (a worker took over after a
+    // stall) stops this run, so the job's outcome is written once.
+    const beat = async () => {
+      const now = this.options.now();
+      const held = await reportProgress(
+        this.deps.db,
+        job.id,
+        this.id,
+        progress,
+        now.toISOString(),
+        new Date(now.getTime() + this.options.leaseMs).toISOString(),
+      ).catch(() => true);
+      if (!held) controller.abort(new Error("The claim was taken over"));
+    };
+    const heartbeat = setInterval(() => void beat(), Math.max(250, Math.min(5_000, this.options.leaseMs / 4)));
+    try {
+      const outputs = await processJob(this.deps, job, {
+        signal,
+        threads: this.options.threads,
+        onProgress: (fraction) => {
+          progress = Math.max(progress, Math.min(99, Math.floor(fraction * 100)));
+        },
+      });
+      clearInterval(heartbeat);
+      await finishJob(this.deps.db, job.id, this.id, {
+        status: "ready",
+        outputs: JSON.stringify(outputs),
+        now: this.options.now().toISOString(),
+      });
+      this.log.info({ job: job.id, key: job.object_key, ms: Date.now() - started }, "media job ready");
+    } catch (error) {
+      clearInterval(heartbeat);
+      // Closing: leave the claim to lapse, so a replica (or this one, restarted) takes the job again.
+      if (this.closing.signal.aborted) return;
+      // An abort for the time limit may surface as the interrupted step's own error (a stream's AbortError).
+      const reason: unknown = controller.signal.reason;
+      const failure = error instanceof MediaJobFailure ? error : reason instanceof MediaJobFailure ? reason : null;
+      if (!failure && controller.signal.aborted) return; // taken over: the other worker records the outcome
+      if (!failure) this.log.error({ err: error, job: job.id }, "media job failed unexpectedly");
+      await finishJob(this.deps.db, job.id, this.id, {
+        status: "failed",
+        errorCode: failure?.reason ?? "failed",
+        error: failure?.message ?? (error instanceof Error ? error.message : String(error)),
+        now: this.options.now().toISOString(),
+      });
+      this.log.warn({ job: job.id, key: job.object_key, reason: failure?.reason }, "media job failed");
+    } finally {
+      clearTimeout(limit);
+    }
+  }
+}
+
+const workers = new WeakMap<App, MediaWorker>();
+
+/** The worker an app started (tests stop it to drive their own with a clock and limits). */
+export const mediaWorkerOf = (app: App): MediaWorker | undefined => workers.get(app);
+
+/** This replica's worker, from start-up until the server closes (a running ffmpeg is killed on close). */
+export function startMediaWorker(app: App, options: Partial<WorkerOptions> = {}): MediaWorker {
+  const worker = new MediaWorker(app.deps, app.log, options);
+  workers.set(app, worker);
+  worker.start();
+  app.addHook("onClose", async () => worker.stop());
+  return worker;
+}
