@@ -98,7 +98,7 @@ export default defineConfig({
     },
     routePreloads({
       routeFiles: [
-        ...["account", "characters", "info", "landing", "messages", "stories"].map((feature) =>
+        ...["account", "characters", "info", "keepsake", "landing", "messages", "stories"].map((feature) =>
           fileURLToPath(new URL(`./src/features/${feature}/routes.tsx`, import.meta.url)),
         ),
         fileURLToPath(new URL("./src/app/router.tsx", import.meta.url)),

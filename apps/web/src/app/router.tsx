@@ -1,6 +1,7 @@
 import { accountRoutes } from "../features/account/routes.tsx";
 import { charactersRoutes } from "../features/characters/routes.tsx";
 import { infoRoutes } from "../features/info/routes.tsx";
+import { keepsakeRoutes } from "../features/keepsake/routes.tsx";
 import { landingRoutes } from "../features/landing/routes.tsx";
 import { messagesRoutes } from "../features/messages/routes.tsx";
 import { storiesRoutes } from "../features/stories/routes.tsx";
@@ -18,6 +19,7 @@ const featureRoutes: RouteObject[] = [
   ...accountRoutes,
   ...charactersRoutes,
   ...messagesRoutes,
+  ...keepsakeRoutes,
 ];
 
 /**

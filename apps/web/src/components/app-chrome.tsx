@@ -1,6 +1,7 @@
 import { MENU_FADE_MS, MESSAGE_CENTER_MIN_WATCHED } from "@hikaya/contracts";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { api } from "../lib/api-client.ts";
 import { signOut } from "../lib/auth.ts";
 import { currentLanguage, useTranslation } from "../lib/i18n.ts";
 import { useMe } from "../lib/me.ts";
@@ -53,6 +54,7 @@ const ICONS = {
   contact: "M4 6h16v12H4zM4 7l8 6 8-6",
   logout: "M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10",
   profile: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 20c1.5-4 4.5-6 8-6s6.5 2 8 6",
+  keepsake: "M5 4h11a3 3 0 0 1 3 3v13H8a3 3 0 0 1-3-3zM5 17a3 3 0 0 1 3-3h11",
 };
 
 function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void }) {
@@ -66,6 +68,11 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
   const panel = useRef<HTMLDivElement>(null);
   const watched = me.data?.watchedStories?.length ?? 0;
   const unread = useUnreadMessages(watched > MESSAGE_CENTER_MIN_WATCHED);
+  const hasRecording = useQuery({
+    queryKey: ["recordings", "any"],
+    queryFn: ({ signal }) => api<unknown[]>("/recordings", { signal }).then((list) => list.length > 0),
+    enabled: me.isSuccess,
+  });
 
   useEffect(() => {
     if (state !== "open") return;
@@ -91,6 +98,10 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
       ? [{ key: "messageCenter", icon: ICONS.chat, label: t("menu.messageCenter"), count: unread, onClick: go("/user-home") }]
       : []),
     { key: "stories", icon: ICONS.stories, label: t("menu.stories"), onClick: go("/") },
+    // The keepsake is a book of the family's own voices: offered once there is one.
+    ...(hasRecording.data
+      ? [{ key: "keepsake", icon: ICONS.keepsake, label: t("menu.keepsake"), onClick: go("/keepsake") }]
+      : []),
     {
       key: "share",
       icon: ICONS.share,

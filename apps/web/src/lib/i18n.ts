@@ -22,6 +22,7 @@ const loaders = {
   stories: { en: () => import("../locales/en/stories.json"), ar: () => import("../locales/ar/stories.json") },
   messages: { en: () => import("../locales/en/messages.json"), ar: () => import("../locales/ar/messages.json") },
   inbox: { en: () => import("../locales/en/inbox.json"), ar: () => import("../locales/ar/inbox.json") },
+  keepsake: { en: () => import("../locales/en/keepsake.json"), ar: () => import("../locales/ar/keepsake.json") },
 } satisfies Record<string, Record<"en" | "ar", () => Promise<Json>>>;
 
 type Resources = {
@@ -33,6 +34,7 @@ type Resources = {
   stories: typeof import("../locales/en/stories.json");
   messages: typeof import("../locales/en/messages.json");
   inbox: typeof import("../locales/en/inbox.json");
+  keepsake: typeof import("../locales/en/keepsake.json");
 };
 
 export type Namespace = keyof Resources;

@@ -1,0 +1,119 @@
+import type { Keepsake, KeepsakeLink, KeepsakeVoice, KeepsakeVoiceRef } from "@hikaya/contracts";
+import { type Language, useLanguage, useTranslation } from "../../lib/i18n.ts";
+
+export type PageSize = "A5" | "A4";
+
+/** Digits as the book's language writes them: Arabic-Indic in Arabic (a printed book, unlike the app's screens). */
+const locale = (language: Language) => (language === "ar" ? "ar-u-nu-arab" : "en-GB");
+export const formatNumber = (n: number, language: Language) => new Intl.NumberFormat(locale(language)).format(n);
+export const formatDay = (iso: string, language: Language) =>
+  new Intl.DateTimeFormat(locale(language), { dateStyle: "long" }).format(new Date(iso));
+export function formatLength(seconds: number, language: Language): string {
+  const total = Math.max(0, Math.round(seconds));
+  const pad = new Intl.NumberFormat(locale(language), { minimumIntegerDigits: 2, useGrouping: false });
+  return `${formatNumber(Math.floor(total / 60), language)}:${pad.format(total % 60)}`;
+}
+
+export const refKey = (v: KeepsakeVoiceRef) => `${v.kind}:${v.id}`;
+
+/** A CSS string literal: what `content:` in the running title needs (quotes and backslashes escaped, one line). */
+const cssString = (s: string) => `"${s.replace(/[\\"]/g, "\\$&").replace(/[\r\n]+/g, " ")}"`;
+
+function Qr({ link, label }: { link: KeepsakeLink; label: string }) {
+  return (
+    <figure className="keepsake-qr" data-target={link.url}>
+      <img src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(link.qrSvg)}`} alt={label} width={96} height={96} />
+      <figcaption>{label}</figcaption>
+    </figure>
+  );
+}
+
+export interface BookProps {
+  keepsake: Keepsake;
+  /** The voices in the book, in order; the server's choice when not given (the console's read-only copy). */
+  chosen?: KeepsakeVoiceRef[];
+  title: string;
+  dedication: string;
+  size: PageSize;
+}
+
+/**
+ * The printable book: a cover with the title, dedication and the whole-book QR code, then one page (or more) per
+ * story with its thumbnail, questions and the chosen voices, each with its date, length and QR code. Printing it
+ * uses the browser's own dialog; the @page rules below give the page size, running title and page numbers.
+ */
+export function KeepsakeBook({ keepsake, chosen, title, dedication, size }: BookProps) {
+  const { t } = useTranslation("keepsake");
+  const language = useLanguage();
+  const bookTitle = title.trim() || t("book.defaultTitle");
+  const order = new Map(
+    (chosen ?? keepsake.stories.flatMap((s) => s.voices.filter((v) => v.included))).map((v, i) => [refKey(v), i]),
+  );
+  const bookLink = keepsake.links.find((l) => l.scope === "book");
+  const speaker = (v: KeepsakeVoice) =>
+    v.ownVoice ? keepsake.familyName || t("book.family") : language === "ar" ? v.speakerNameAr : v.speakerNameEn;
+  const pageRules =
+    `@page{size:${size};margin:18mm 14mm;@top-center{content:${cssString(bookTitle)};font-size:9pt;color:#666}` +
+    `@bottom-center{content:counter(page${language === "ar" ? ", arabic-indic" : ""});font-size:9pt}}` +
+    "@page:first{@top-center{content:none}}";
+  return (
+    <article className="keepsake-book" lang={language} dir={language === "ar" ? "rtl" : "ltr"} aria-label={t("book.label")}>
+      <style>{pageRules}</style>
+      <section className="keepsake-cover">
+        <h2 className="keepsake-cover__title">{bookTitle}</h2>
+        {keepsake.familyName ? <p className="keepsake-cover__family">{keepsake.familyName}</p> : null}
+        {dedication.trim() ? <p className="keepsake-cover__dedication">{dedication.trim()}</p> : null}
+        {bookLink ? <Qr link={bookLink} label={t("book.scanBook")} /> : <p className="keepsake-note">{t("book.notShared")}</p>}
+      </section>
+      {keepsake.stories.map((story, index) => {
+        const voices = story.voices
+          .filter((v) => order.has(refKey(v)))
+          .sort((a, b) => (order.get(refKey(a)) ?? 0) - (order.get(refKey(b)) ?? 0));
+        const present = voices.filter((v) => !v.missing);
+        const missing = voices.filter((v) => v.missing);
+        const storyTitle = language === "ar" ? story.titleAr : story.titleEn;
+        return (
+          <section key={story.id} className="keepsake-story">
+            <header className="keepsake-story__head">
+              {story.thumbnailUrl ? <img className="keepsake-story__thumb" src={story.thumbnailUrl} alt="" /> : null}
+              <div>
+                <p className="keepsake-story__number">{t("book.story", { n: formatNumber(index + 1, language) })}</p>
+                <h3 className="keepsake-story__title">{storyTitle}</h3>
+                {story.questionCount > 0 ? (
+                  <p className="keepsake-story__questions">
+                    {t("book.questions", { count: story.questionCount, n: formatNumber(story.questionCount, language) })}
+                  </p>
+                ) : null}
+              </div>
+            </header>
+            {present.length === 0 && missing.length === 0 ? <p className="keepsake-note">{t("book.noVoices")}</p> : null}
+            <ul className="keepsake-voices">
+              {present.map((v) => (
+                <li key={refKey(v)} className="keepsake-voice">
+                  <div className="keepsake-voice__text">
+                    <p className="keepsake-voice__speaker">{speaker(v)}</p>
+                    {v.questionIndex !== null ? (
+                      <p>{t("book.question", { n: formatNumber(v.questionIndex + 1, language) })}</p>
+                    ) : null}
+                    <p className="keepsake-voice__meta">
+                      {t("book.recorded", { date: formatDay(v.recordedAt, language) })}
+                      {v.durationSeconds !== null
+                        ? ` · ${t("book.length", { length: formatLength(v.durationSeconds, language) })}`
+                        : ""}
+                    </p>
+                  </div>
+                  {v.link ? <Qr link={v.link} label={t("book.scan")} /> : null}
+                </li>
+              ))}
+            </ul>
+            {missing.map((v) => (
+              <p key={refKey(v)} className="keepsake-note" role="note">
+                {t("book.missing", { speaker: speaker(v) })}
+              </p>
+            ))}
+          </section>
+        );
+      })}
+    </article>
+  );
+}

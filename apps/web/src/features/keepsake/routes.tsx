@@ -1,0 +1,7 @@
+import { lazyScreen } from "../../lib/lazy-screen.ts";
+import type { RouteObject } from "../../lib/router.tsx";
+
+/** The family's keepsake book: choose, preview, share and print. */
+export const keepsakeRoutes: RouteObject[] = [
+  { path: "/keepsake", lazy: lazyScreen(() => import("./keepsake-page.tsx"), "KeepsakePage", "keepsake") },
+];
