@@ -12,9 +12,9 @@ import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
 import { registerAdminAccess } from "./modules/admin/access.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts";
-import { accountRoutes } from "./modules/auth/account.routes.ts";
 import { createAuthDeps } from "./modules/auth/auth.module.ts";
 import { gotrueRoutes } from "./modules/auth/gotrue.routes.ts";
+import { phoneAuthRoutes } from "./modules/auth/phone-auth.routes.ts";
 import { loadSigningKeys, refuseStrayKeyFile } from "./modules/auth/signing-keys.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
 import { geoRoutes } from "./modules/geo/geo.routes.ts";
@@ -147,7 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAdminAccess(app); // before every route: each /api/admin route must have a role rule
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(gotrueRoutes, { prefix: "/auth/v1" });
-  await app.register(accountRoutes, { prefix: "/api" });
+  await app.register(phoneAuthRoutes, { prefix: "/api" });
   await app.register(accountSettingsRoutes, { prefix: "/api" });
   await app.register(settingsRoutes, { prefix: "/api" });
   await app.register(geoRoutes, { prefix: "/api" });

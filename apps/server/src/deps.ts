@@ -8,9 +8,9 @@ import type { FileStorage } from "./infrastructure/files/file-storage.ts";
 import type { SecretStore } from "./infrastructure/secrets/secret-store.ts";
 import type { MessageProvider } from "./infrastructure/sms/sms-provider.ts";
 import type { AccessTokens } from "./modules/auth/access-tokens.ts";
-import type { AccountService } from "./modules/auth/account.service.ts";
 import type { AuthService } from "./modules/auth/auth.service.ts";
 import type { LiveSessions } from "./modules/auth/live-sessions.ts";
+import type { PhoneAuthService } from "./modules/auth/phone-auth.service.ts";
 import type { SigningKeys } from "./modules/auth/signing-keys.ts";
 
 /** What every module may use. Built once at start-up; tests build their own. */
@@ -31,7 +31,7 @@ export interface AppDeps {
     /** Accounts, sessions, codes, MFA and admin operations behind /auth/v1 and the phone-number API. */
     service: AuthService;
     /** The spec's phone-number API (/api/sign-up, send-otp, verify-otp, reset and change password, users). */
-    accounts: AccountService;
+    phoneAuth: PhoneAuthService;
   };
   /** SMS / WhatsApp (and e-mail to the outbox): the outbox by default, a Twilio-style provider by env. */
   messages: MessageProvider;

@@ -115,7 +115,7 @@ export async function deletePerson(deps: AppDeps, actor: Actor, id: string, meta
 /** The person's own reset flow (code and link to the app's code screen), sent by the message provider. */
 export async function sendResetCode(deps: AppDeps, actor: Actor, id: string, meta: RequestMeta & { origin: string }) {
   await familyMember(deps, actor, id);
-  await deps.auth.accounts.sendResetCodeTo(id, meta);
+  await deps.auth.phoneAuth.sendResetCodeTo(id, meta);
   await audit(deps.db, actor, "person.reset_code", { type: "user", id });
 }
 

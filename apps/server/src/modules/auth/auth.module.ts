@@ -4,10 +4,10 @@ import type { MessageBus } from "../../infrastructure/bus/bus.ts";
 import { hitStoreFor } from "../../infrastructure/rate-limit/fixed-window.ts";
 import type { MessageProvider } from "../../infrastructure/sms/index.ts";
 import { AccessTokens } from "./access-tokens.ts";
-import { AccountService } from "./account.service.ts";
 import { AuthRepository } from "./auth.repository.ts";
 import { AuthService } from "./auth.service.ts";
 import { LiveSessions } from "./live-sessions.ts";
+import { PhoneAuthService } from "./phone-auth.service.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 
@@ -49,6 +49,6 @@ export async function createAuthDeps(
     tokens,
     sessions,
     service,
-    accounts: new AccountService(deps, { accounts: service.accounts, codes: service.codes }),
+    phoneAuth: new PhoneAuthService(deps, { userAccounts: service.accounts, codes: service.codes }),
   };
 }

@@ -1,10 +1,10 @@
-import { AccountsService } from "./accounts.service.ts";
 import { AdminService } from "./admin.service.ts";
 import type { AuthCoreDeps, Caller, RequestMeta } from "./auth-core.ts";
 import { AdminBootstrap } from "./bootstrap.ts";
 import { CodesService } from "./codes.service.ts";
 import { MfaService } from "./mfa.service.ts";
 import { SessionsService } from "./sessions.service.ts";
+import { UserAccountsService } from "./user-accounts.service.ts";
 
 export type { Caller, OtpPurpose, RequestMeta, SessionResponse } from "./auth-core.ts";
 export { OTP_MAX_ATTEMPTS, OTP_TTL_MS, REFRESH_REUSE_GRACE_MS, RESET_TOKEN_TTL_MS } from "./auth-core.ts";
@@ -18,7 +18,7 @@ export type AuthServiceDeps = AuthCoreDeps;
 export class AuthService {
   readonly sessions: SessionsService;
   readonly codes: CodesService;
-  readonly accounts: AccountsService;
+  readonly accounts: UserAccountsService;
   readonly mfa: MfaService;
   readonly admin: AdminService;
   readonly #bootstrap: AdminBootstrap;
@@ -26,7 +26,7 @@ export class AuthService {
   constructor(deps: AuthServiceDeps) {
     this.sessions = new SessionsService(deps);
     this.codes = new CodesService(deps, { sessions: this.sessions });
-    this.accounts = new AccountsService(deps, { sessions: this.sessions, codes: this.codes });
+    this.accounts = new UserAccountsService(deps, { sessions: this.sessions, codes: this.codes });
     this.mfa = new MfaService(deps, { sessions: this.sessions });
     this.admin = new AdminService(deps, { codes: this.codes });
     this.#bootstrap = new AdminBootstrap(deps);

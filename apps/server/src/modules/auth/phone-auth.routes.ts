@@ -37,9 +37,9 @@ const meta = (request: FastifyRequest): RequestMeta => {
 };
 
 /** The phone-number account API (spec section 7) under /api; errors are the shared `{code, message}`. */
-export async function accountRoutes(fastify: FastifyInstance) {
+export async function phoneAuthRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const accounts = () => app.deps.auth.accounts;
+  const phoneAuth = () => app.deps.auth.phoneAuth;
 
   // Auth rules speak Supabase's codes; here they become the shared list's codes.
   app.setErrorHandler((error, request, reply) =>
@@ -62,7 +62,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
         response: { 200: phoneSignUpResponseSchema, ...errorResponses(400, 422, 429) },
       },
     },
-    async (request) => accounts().signUp(request.body, meta(request)),
+    async (request) => phoneAuth().signUp(request.body, meta(request)),
   );
 
   app.post(
@@ -74,7 +74,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
         response: { 200: sendOtpResponseSchema, ...errorResponses(400, 429) },
       },
     },
-    async (request) => accounts().sendOtp(request.body, meta(request)),
+    async (request) => phoneAuth().sendOtp(request.body, meta(request)),
   );
 
   app.post(
@@ -88,7 +88,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await accounts().joinTeam(request.body, meta(request));
+      await phoneAuth().joinTeam(request.body, meta(request));
       return { message: "Invitation accepted" };
     },
   );
@@ -102,7 +102,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
         response: { 200: verifyOtpResponseSchema, ...errorResponses(400, 429) },
       },
     },
-    async (request) => accounts().verifyOtp(request.body, meta(request)),
+    async (request) => phoneAuth().verifyOtp(request.body, meta(request)),
   );
 
   app.post(
@@ -114,7 +114,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
         response: { 200: accountMessageSchema, ...errorResponses(400, 422) },
       },
     },
-    async (request) => accounts().resetPassword(request.body, meta(request)),
+    async (request) => phoneAuth().resetPassword(request.body, meta(request)),
   );
 
   app.post(
@@ -126,7 +126,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
         response: { 200: accountMessageSchema, ...errorResponses(400, 401, 422) },
       },
     },
-    async (request) => accounts().changePassword(await callerOf(request), request.body, meta(request)),
+    async (request) => phoneAuth().changePassword(await callerOf(request), request.body, meta(request)),
   );
 
   app.post(
@@ -140,7 +140,7 @@ export async function accountRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const auth = await requireUser(request);
-      return accounts().upsertUser({ userId: auth.userId, isAdmin: auth.isAdmin }, request.body);
+      return phoneAuth().upsertUser({ userId: auth.userId, isAdmin: auth.isAdmin }, request.body);
     },
   );
 

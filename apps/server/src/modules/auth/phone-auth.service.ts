@@ -1,24 +1,24 @@
 import { type AccountUser, type CreateAccountUserRequest, type Language, normalizeDigits } from "@hikaya/contracts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
-import type { AccountsService } from "./accounts.service.ts";
 import { AuthCore, type AuthCoreDeps, type Caller, RESET_TOKEN_TTL_MS, type RequestMeta } from "./auth-core.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
 import { gotruePhone, phoneWithCountry, resolveCountry } from "./phone.ts";
 import { randomToken, verifyPassword } from "./secrets.ts";
 import { authText } from "./texts.ts";
+import type { UserAccountsService } from "./user-accounts.service.ts";
 
 /**
  * The spec's phone-number account calls (/api/sign-up, send-otp, verify-otp, reset-password,
  * change-password, POST /api/users), on the same users, sessions and tokens as /auth/v1.
  */
-export class AccountService extends AuthCore {
-  readonly #accounts: AccountsService;
+export class PhoneAuthService extends AuthCore {
+  readonly #userAccounts: UserAccountsService;
   readonly #codes: CodesService;
 
-  constructor(deps: AuthCoreDeps, parts: { accounts: AccountsService; codes: CodesService }) {
+  constructor(deps: AuthCoreDeps, parts: { userAccounts: UserAccountsService; codes: CodesService }) {
     super(deps);
-    this.#accounts = parts.accounts;
+    this.#userAccounts = parts.userAccounts;
     this.#codes = parts.codes;
   }
 
@@ -56,7 +56,7 @@ export class AccountService extends AuthCore {
     meta: RequestMeta,
   ) {
     const { e164, dialCode, national } = this.#phone(input.country, input.phoneNumber);
-    const session = await this.#accounts.signUp({ phone: e164, password: input.password, data: {} }, meta);
+    const session = await this.#userAccounts.signUp({ phone: e164, password: input.password, data: {} }, meta);
     const now = new Date().toISOString();
     const userId = session.user.id;
     await this.repo.upsertProfile(

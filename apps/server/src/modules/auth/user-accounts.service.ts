@@ -14,7 +14,7 @@ import { parseJson, roleChanged } from "./user-view.ts";
  * Accounts: sign-up, password sign-in, a person's changes to their own account (PUT /user and the calls
  * modules/account makes), and deleting an account.
  */
-export class AccountsService extends AuthCore {
+export class UserAccountsService extends AuthCore {
   readonly #sessions: SessionsService;
   readonly #codes: CodesService;
 
