@@ -11,6 +11,7 @@ import { adminQueries, uploadTo, useCreateStory, usePublishStory, useUpdateStory
 import { AdminField } from "../components/admin-field.tsx";
 import { ArabicStoryMedia } from "../components/arabic-media.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { MediaJobStatus } from "../components/media-job-status.tsx";
 import { isExternalVideo, MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
@@ -194,6 +195,7 @@ function StoryForm({ story }: { story?: AdminStory }) {
             <span className="admin-label">{t("story.preview")}</span>
             <MediaPreview src={videoUrl || null} kind="video" label={t("story.preview")} />
           </div>
+          {story && !isExternalVideo(story.videoUrl) && <MediaJobStatus path={story.videoUrl} />}
         </fieldset>
         <div className="admin-actions">
           <SubmitButton busy={create.isPending || update.isPending}>{story ? t("common.save") : t("story.create")}</SubmitButton>

@@ -16,6 +16,7 @@ import { useStory, useWatchStory } from "./api/stories.ts";
 import { type Embed, embedFor, listenForEmbedEnd } from "./embed.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storySubtitle, storyTitle } from "./story-card.tsx";
+import { attachSource, useMediaStream } from "./stream-source.ts";
 import { useFreshMediaLinks } from "./use-fresh-media-links.ts";
 import "./stories.css";
 
@@ -33,24 +34,45 @@ function NativePlayer({
   const { t } = useTranslation("stories");
   const video = useRef<HTMLVideoElement>(null);
   const [muted, setMuted] = useState(false);
+  // The source is chosen once the server said whether an HLS version exists (stream-source.ts).
+  const stream = useMediaStream(src);
+  const [attached, setAttached] = useState(false);
+  const hlsUrl = stream.data?.hls ?? null;
+  const deciding = stream.isPending;
 
   useEffect(() => {
     const el = video.current;
-    if (!el) return;
+    if (!el || deciding) return;
+    let live = true;
+    let undo = () => {};
+    void attachSource(el, src, hlsUrl ? { hls: hlsUrl, poster: null, durationSeconds: null } : null).then((detach) => {
+      if (!live) return detach();
+      undo = detach;
+      setAttached(true);
+    });
+    return () => {
+      live = false;
+      undo();
+    };
+  }, [src, hlsUrl, deciding]);
+
+  useEffect(() => {
+    const el = video.current;
+    if (!el || !attached) return;
     el.play().catch(() => {
       // The browser blocked autoplay with sound: play muted and offer sound.
       el.muted = true;
       setMuted(true);
       void el.play().catch(() => undefined);
     });
-  }, []);
+  }, [attached]);
 
   return (
     <div className="player">
       <video
         ref={video}
         className="player__video"
-        src={src}
+        poster={stream.data?.poster ?? undefined}
         playsInline
         autoPlay
         controls

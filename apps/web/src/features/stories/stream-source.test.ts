@@ -1,0 +1,79 @@
+import { describe, expect, it, vi } from "vitest";
+import { attachSource, HLS_TYPE, type HlsModule } from "./stream-source.ts";
+
+const ORIGINAL = "/storage/v1/object/sign/story-media/a.mp4?expires=1&signature=s";
+const STREAM = { hls: "/storage/v1/object/stream/story-media/1/s/a.mp4.media/hls/master.m3u8", poster: null, durationSeconds: 2 };
+
+function fakeVideo(native: boolean) {
+  return {
+    src: "",
+    canPlayType: (type: string) => (native && type === HLS_TYPE ? "maybe" : ""),
+    play: vi.fn(async () => undefined),
+  } as unknown as HTMLVideoElement;
+}
+
+/** A stand-in for hls.js that records what the player asked of it and lets the test raise its errors. */
+function fakeHls(supported = true) {
+  const created: { config: unknown; source?: string; media?: unknown; destroyed: boolean; fail?: () => void }[] = [];
+  class Hls {
+    static isSupported = () => supported;
+    static Events = { ERROR: "hlsError" };
+    record: (typeof created)[number];
+    constructor(config: unknown) {
+      this.record = { config, destroyed: false };
+      created.push(this.record);
+    }
+    on(_event: string, listener: (event: string, data: { fatal: boolean }) => void) {
+      this.record.fail = () => listener("hlsError", { fatal: true });
+    }
+    loadSource(url: string) {
+      this.record.source = url;
+    }
+    attachMedia(media: unknown) {
+      this.record.media = media;
+    }
+    destroy() {
+      this.record.destroyed = true;
+    }
+  }
+  return { created, load: async () => Hls as unknown as HlsModule };
+}
+
+describe("the story player's source", () => {
+  it("plays the original file while the video has no processed stream, without loading hls.js", async () => {
+    const video = fakeVideo(false);
+    const load = vi.fn();
+    await attachSource(video, ORIGINAL, { hls: null, poster: null, durationSeconds: null }, load);
+    expect(video.src).toBe(ORIGINAL);
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it("hands the playlist to a browser that plays HLS itself", async () => {
+    const video = fakeVideo(true);
+    const load = vi.fn();
+    await attachSource(video, ORIGINAL, STREAM, load);
+    expect(video.src).toBe(STREAM.hls);
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it("elsewhere streams through hls.js from the lowest rendition, and falls back to the original if it fails", async () => {
+    const video = fakeVideo(false);
+    const hls = fakeHls();
+    const detach = await attachSource(video, ORIGINAL, STREAM, hls.load);
+    expect(hls.created).toHaveLength(1);
+    expect(hls.created[0]).toMatchObject({ config: { startLevel: 0 }, source: STREAM.hls, media: video });
+    hls.created[0]?.fail?.();
+    expect(hls.created[0]?.destroyed).toBe(true);
+    expect(video.src).toBe(ORIGINAL);
+    expect(video.play).toHaveBeenCalled();
+    detach();
+  });
+
+  it("plays the original where neither native HLS nor Media Source is available", async () => {
+    const video = fakeVideo(false);
+    const hls = fakeHls(false);
+    await attachSource(video, ORIGINAL, STREAM, hls.load);
+    expect(hls.created).toHaveLength(0);
+    expect(video.src).toBe(ORIGINAL);
+  });
+});
