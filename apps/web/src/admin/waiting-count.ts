@@ -4,9 +4,8 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { connectLiveMessages } from "../lib/live-messages.ts";
-import { consoleToken } from "./admin-session.ts";
 import { consoleApi } from "./api.ts";
+import { consoleStream } from "./console-stream.ts";
 
 const waitingKey = ["admin", "inbox", "waiting"] as const;
 
@@ -21,10 +20,7 @@ export function useWaitingConversations(enabled: boolean): number {
   useEffect(() => {
     if (!enabled) return;
     let timer: number | undefined;
-    const stop = connectLiveMessages({
-      path: "/api/admin/messages/stream",
-      token: consoleToken,
-      after: null,
+    const stop = consoleStream.subscribe({
       onMessage: () => {
         window.clearTimeout(timer);
         timer = window.setTimeout(() => void client.invalidateQueries({ queryKey: waitingKey }), 150);

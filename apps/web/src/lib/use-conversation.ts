@@ -10,7 +10,7 @@ import type { ChatMessage } from "@hikaya/contracts";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiError } from "./api-client.ts";
 import { backoffDelay, sleep } from "./backoff.ts";
-import { connectLiveMessages, type LiveStatus } from "./live-messages.ts";
+import { connectLiveMessages, type LiveOptions, type LiveStatus } from "./live-messages.ts";
 
 export interface OutboxItem {
   clientId: string;
@@ -34,6 +34,11 @@ export interface ConversationSource {
   /** Keeps only this conversation's messages from a stream that carries several. */
   belongs?(message: ChatMessage): boolean;
   onLiveMessage?(message: ChatMessage): void;
+  /**
+   * Follows the conversation live in place of a stream of its own (the console shares one stream between its pages
+   * and tabs); `connectLiveMessages` with `livePath` when absent.
+   */
+  connect?(options: LiveOptions): () => void;
 }
 
 const STORAGE_PREFIX = "hikaya.outbox.";
@@ -164,7 +169,7 @@ export function useConversation(source: ConversationSource | null) {
         }
       }
       if (cancelled) return;
-      close = connectLiveMessages({
+      close = (src.connect ?? connectLiveMessages)({
         path: src.livePath,
         params: src.liveParams,
         token: src.liveToken,

@@ -7,13 +7,13 @@ import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { connectLiveMessages } from "../../lib/live-messages.ts";
 import { Link, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { type ConversationSource, useConversation } from "../../lib/use-conversation.ts";
 import { consoleToken, useAdminSession } from "../admin-session.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { PhoneNumber } from "../components/phone-number.tsx";
+import { consoleStream, conversationOfConsoleStream } from "../console-stream.ts";
 import { formatPhone } from "../phone.ts";
 import { ConversationList, useInboxSearch } from "./conversation-list.tsx";
 import {
@@ -45,10 +45,7 @@ export function InboxPage() {
       window.clearTimeout(timer);
       timer = window.setTimeout(() => void client.invalidateQueries({ queryKey: conversationsKey }), 150);
     };
-    const stop = connectLiveMessages({
-      path: "/api/admin/messages/stream",
-      token: consoleToken,
-      after: null,
+    const stop = consoleStream.subscribe({
       onMessage: refreshList,
       // Another facilitator took or released a conversation: its label in the list and its Assign button.
       onAssignment: ({ conversation }) => {
@@ -101,6 +98,7 @@ function ConversationView({ userId }: { userId: string }) {
       loadPage: (before) => fetchConversationPage(userId, before),
       send: (item) => sendReply(userId, item),
       belongs: (m: ChatMessage) => m.conversation === userId,
+      connect: conversationOfConsoleStream(userId, async () => (await fetchConversationPage(userId)).messages),
     }),
     [me, userId],
   );

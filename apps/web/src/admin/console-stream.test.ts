@@ -1,0 +1,103 @@
+// @vitest-environment jsdom
+import { BroadcastChannel as NodeBroadcastChannel } from "node:worker_threads";
+import type { ChatMessage } from "@hikaya/contracts";
+import { describe, expect, it, vi } from "vitest";
+import type { LiveOptions } from "../lib/live-messages.ts";
+import { ConsoleStream, type ConsoleStreamEnv } from "./console-stream.ts";
+
+/** One browser's Web Locks: one holder per name, the others queued in order; an abort leaves the queue. */
+function fakeLocks() {
+  let held = false;
+  const queue: (() => void)[] = [];
+  const next = () => {
+    const run = queue.shift();
+    if (run) run();
+  };
+  return {
+    request(_name: string, options: { signal?: AbortSignal }, callback: () => Promise<void>) {
+      return new Promise<void>((resolve, reject) => {
+        const run = () => {
+          held = true;
+          void callback().finally(() => {
+            held = false;
+            resolve();
+            next();
+          });
+        };
+        if (!held) return run();
+        queue.push(run);
+        options.signal?.addEventListener("abort", () => {
+          const at = queue.indexOf(run);
+          if (at >= 0) queue.splice(at, 1);
+          reject(new DOMException("aborted", "AbortError"));
+        });
+      });
+    },
+  };
+}
+
+/** The EventSources the tabs opened: each with its options, to push events through and to see it closed. */
+function fakeServer() {
+  const sources: { options: LiveOptions; closed: boolean }[] = [];
+  const connect = (options: LiveOptions) => {
+    const source = { options, closed: false };
+    sources.push(source);
+    return () => {
+      source.closed = true;
+    };
+  };
+  return { sources, connect, open: () => sources.filter((s) => !s.closed) };
+}
+
+const message = (id: string, conversation = "c1") =>
+  ({ _id: id, conversation, text: `m${id}`, messageType: "text", createdAt: "2030-01-01T00:00:00Z" }) as unknown as ChatMessage;
+
+describe("the console's live stream, shared between tabs", () => {
+  it("opens one EventSource for every page of three tabs, relays each event to all, and hands over when the leader goes", async () => {
+    const server = fakeServer();
+    const locks = fakeLocks();
+    const name = `console-stream-test-${Math.random()}`;
+    const env: ConsoleStreamEnv = {
+      connect: server.connect,
+      token: async () => "token",
+      locks,
+      channel: () => new NodeBroadcastChannel(name) as unknown as BroadcastChannel,
+    };
+    const tabs = [new ConsoleStream(env), new ConsoleStream(env), new ConsoleStream(env)];
+    const seen = tabs.map(() => [] as string[]);
+    const stops = tabs.map((tab, i) => {
+      // Each console page subscribes three times: the navigation's count, the inbox list, the open conversation.
+      const subscriptions = [0, 1, 2].map(() => tab.subscribe({ onMessage: (m) => seen[i]?.push(m._id) }));
+      return () => {
+        for (const stop of subscriptions) stop();
+      };
+    });
+    await vi.waitFor(() => expect(server.open()).toHaveLength(1));
+    expect(tabs.map((t) => t.leading)).toEqual([true, false, false]);
+
+    server.open()[0]?.options.onReady?.();
+    server.open()[0]?.options.onMessage(message("7"));
+    await vi.waitFor(() => expect(seen.map((s) => s.length)).toEqual([3, 3, 3]));
+
+    stops[0]?.(); // the leader tab closes
+    await vi.waitFor(() => expect(server.open()).toHaveLength(1));
+    expect(server.sources).toHaveLength(2);
+    expect(tabs.map((t) => t.leading)).toEqual([false, true, false]);
+    // The new leader starts from the last message every tab saw, so the server replays what the handover missed.
+    expect(server.open()[0]?.options.after).toBe("7");
+    server.open()[0]?.options.onMessage(message("8"));
+    await vi.waitFor(() => expect(seen.map((s) => s.at(-1))).toEqual(["7", "8", "8"]));
+    stops[1]?.();
+    stops[2]?.();
+    await vi.waitFor(() => expect(server.open()).toHaveLength(0));
+  });
+
+  it("holds one stream of its own in a tab without Web Locks or BroadcastChannel", () => {
+    const server = fakeServer();
+    const tab = new ConsoleStream({ connect: server.connect, token: async () => "token", locks: null, channel: null });
+    const stops = [0, 1, 2].map(() => tab.subscribe({}));
+    expect(server.open()).toHaveLength(1);
+    for (const stop of stops) stop();
+    expect(server.open()).toHaveLength(0);
+  });
+});
