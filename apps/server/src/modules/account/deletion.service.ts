@@ -1,5 +1,5 @@
 import type { AppDeps } from "../../deps.ts";
-import { type Actor, audit } from "../admin/audit.service.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
 import { revokeEveryLink } from "../keepsake/keepsake.service.ts";
 import { voiceNoteFilesOf } from "../messages/messages.service.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../config.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
-import { storeUpload } from "./uploads.service.ts";
+import { storeUpload } from "../storage/uploads.service.ts";
 
 const DEMO = join(REPO_ROOT, "apps/server/demo/files");
 const VIDEO = readFileSync(join(DEMO, "videos/story-01.mp4"));

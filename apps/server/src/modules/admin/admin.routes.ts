@@ -30,17 +30,17 @@ import { z } from "zod";
 import { badRequest } from "../../errors.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartFile, registerMultipart } from "../../plugins/multipart.ts";
+import { type Actor, actorOf, audit, listAudit } from "../audit/audit.service.ts";
 import { requireOperator } from "../auth/guards.ts";
 import { enqueueMedia, PROCESSED_AT_UPLOAD } from "../media/enqueue.ts";
+import { checkDeclaredSize, storeUpload } from "../storage/uploads.service.ts";
 import { getAnalytics } from "./analytics.service.ts";
 import { arabicMediaRoutes } from "./arabic-media.routes.ts";
-import { type Actor, actorOf, audit, listAudit } from "./audit.service.ts";
 import * as content from "./content.service.ts";
 import { peopleActionRoutes } from "./people.routes.ts";
 import * as people from "./people.service.ts";
 import { storiesAdminRoutes } from "./stories.routes.ts";
 import { teamRoutes } from "./team.routes.ts";
-import { checkDeclaredSize, storeUpload } from "./uploads.service.ts";
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 

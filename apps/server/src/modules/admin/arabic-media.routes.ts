@@ -11,9 +11,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../../plugins/http-schemas.ts";
+import type { Actor } from "../audit/audit.service.ts";
 import * as stories from "../stories/arabic-media.service.ts";
 import * as instructions from "./arabic-media.service.ts";
-import type { Actor } from "./audit.service.ts";
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 

@@ -1,9 +1,9 @@
 import type { AdminMedia, InstructionLocation } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import { releaseFiles } from "../storage/story-media.ts";
 import * as repo from "./arabic-media.repository.ts";
-import { type Actor, audit } from "./audit.service.ts";
 import { getMedia } from "./content.service.ts";
 
 /**

@@ -18,13 +18,13 @@ import {
 } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
 import { isRetryableTransactionError } from "../../db/dialect.ts";
+import { StaleSave, savedOrStale } from "../../db/versions.ts";
 import type { AppDeps } from "../../deps.ts";
 import { badRequest, conflict, notFound } from "../../errors.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import { getSiteSettings, saveSiteSettings } from "../settings/settings.service.ts";
 import { releaseFiles } from "../storage/story-media.ts";
-import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./content.repository.ts";
-import { StaleSave, savedOrStale } from "./versions.ts";
 
 // ─── family members ───────────────────────────────────────────────────────────────────────────────
 

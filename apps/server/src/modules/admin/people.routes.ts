@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../../plugins/http-schemas.ts";
-import type { Actor } from "./audit.service.ts";
+import type { Actor } from "../audit/audit.service.ts";
 import * as people from "./people.service.ts";
 import { metaOf } from "./request-meta.ts";
 

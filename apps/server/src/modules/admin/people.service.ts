@@ -4,9 +4,9 @@ import { decodeCursor, pageOf, searchText } from "../../db/paging.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import { deleteAccountWithFiles } from "../account/deletion.service.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
 import { watchedStoriesOf } from "../progress/progress.service.ts";
-import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./people.repository.ts";
 
 /** Supabase's ban_duration for "until unblocked": 100 years. */

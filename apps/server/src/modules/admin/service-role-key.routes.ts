@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../../plugins/http-schemas.ts";
+import { actorOf, audit } from "../audit/audit.service.ts";
 import { requireAdminAtAal2 } from "../auth/guards.ts";
-import { actorOf, audit } from "./audit.service.ts";
 
 /**
  * The service-role key for server-to-server admin calls (README), for an admin who asks for it in the

@@ -15,9 +15,9 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../../plugins/http-schemas.ts";
+import type { Actor } from "../audit/audit.service.ts";
 import * as questions from "../stories/questions.service.ts";
 import * as stories from "../stories/stories.service.ts";
-import type { Actor } from "./audit.service.ts";
 
 const idParams = z.object({ id: z.string().min(1).max(100) });
 

@@ -2,7 +2,7 @@ import { teamInviteSchema, teamMemberSchema, teamRoleInputSchema } from "@hikaya
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { Actor } from "./audit.service.ts";
+import type { Actor } from "../audit/audit.service.ts";
 import { metaOf } from "./request-meta.ts";
 import * as team from "./team.service.ts";
 

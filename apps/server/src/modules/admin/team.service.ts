@@ -1,8 +1,8 @@
 import type { OperatorRole, TeamInvite, TeamMember } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { badRequest, notFound } from "../../errors.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
-import { type Actor, audit } from "./audit.service.ts";
 import * as repo from "./team.repository.ts";
 
 type InviteMeta = RequestMeta & { origin: string };

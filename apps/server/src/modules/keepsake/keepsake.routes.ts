@@ -12,7 +12,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
-import { actorOf } from "../admin/audit.service.ts";
+import { actorOf } from "../audit/audit.service.ts";
 import { requireAdmin, requireUser } from "../auth/guards.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { keepsakeForOperator, keepsakeOf, revokeKeepsakeLink, saveKeepsakeSettings, shareKeepsake } from "./keepsake.service.ts";

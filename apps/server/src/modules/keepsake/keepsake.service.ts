@@ -12,7 +12,7 @@ import { mediaFor } from "@hikaya/contracts";
 import QRCode from "qrcode";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
-import { type Actor, audit } from "../admin/audit.service.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import { RECORDINGS_BUCKET, signedAudioUrl } from "../recordings/recordings.service.ts";
 import { objectOf, signMedia } from "../storage/story-media.ts";
 import {

@@ -20,7 +20,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError, forbidden } from "../../errors.ts";
 import { multipartParts, registerMultipart } from "../../plugins/multipart.ts";
-import { actorOf } from "../admin/audit.service.ts";
+import { actorOf } from "../audit/audit.service.ts";
 import { type AuthContext, requireOperator, requireUser } from "../auth/guards.ts";
 import { notifyReply } from "../reminders/push.service.ts";
 import { sendObject } from "../storage/object-response.ts";

@@ -20,7 +20,7 @@ import type { DB } from "../../db/database.ts";
 import { type DialectName, lockMessageSequence } from "../../db/dialect.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
-import { type Actor, audit } from "../admin/audit.service.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import { peopleSearch } from "../users/users.service.ts";
 import type { LiveHub } from "./live-hub.ts";
 import type { MessageRow } from "./messages.repository.ts";

@@ -22,7 +22,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
-import { actorOf } from "../admin/audit.service.ts";
+import { actorOf } from "../audit/audit.service.ts";
 import { optionalUser, requireAdmin, requireUser } from "../auth/guards.ts";
 import * as stories from "../stories/stories.service.ts";
 import {

@@ -15,7 +15,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
-import { actorOf, audit } from "../admin/audit.service.ts";
+import { actorOf, audit } from "../audit/audit.service.ts";
 import { requireAdmin, requireUser } from "../auth/guards.ts";
 import { languageFromHeader } from "../auth/texts.ts";
 import { subscribe, unsubscribe, vapidKeys } from "./push.service.ts";

@@ -1,9 +1,9 @@
 import type { ReminderSettings, ReminderSettingsInput } from "@hikaya/contracts";
 import { REMINDER_PLACEHOLDERS } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
+import { StaleSave, savedOrStale } from "../../db/versions.ts";
 import { AppError } from "../../errors.ts";
-import { type Actor, audit } from "../admin/audit.service.ts";
-import { StaleSave, savedOrStale } from "../admin/versions.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import * as repo from "./reminders.repository.ts";
 import { checkTemplate, DEFAULT_TEMPLATES, NAMELESS, renderTemplate } from "./templates.ts";
 

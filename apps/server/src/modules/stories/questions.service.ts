@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { AdminQuestion, AnswerInput, ReorderInput } from "@hikaya/contracts";
 import { isForeignKeyViolation, lostRaceAsConflict, retryLostRace } from "../../db/dialect.ts";
+import { StaleSave, savedOrStale } from "../../db/versions.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound } from "../../errors.ts";
-import { type Actor, audit } from "../admin/audit.service.ts";
-import { StaleSave, savedOrStale } from "../admin/versions.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media.ts";
 import * as repo from "./stories.repository.ts";
 

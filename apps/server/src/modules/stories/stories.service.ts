@@ -10,12 +10,12 @@ import {
   storyPatchSchema,
 } from "@hikaya/contracts";
 import { lostRaceAsConflict, retryLostRace } from "../../db/dialect.ts";
+import { StaleSave, savedOrStale } from "../../db/versions.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound, validated } from "../../errors.ts";
-import { type Actor, audit } from "../admin/audit.service.ts";
-import { storeUpload } from "../admin/uploads.service.ts";
-import { StaleSave, savedOrStale } from "../admin/versions.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media.ts";
+import { storeUpload } from "../storage/uploads.service.ts";
 import * as repo from "./stories.repository.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { AppError } from "../../errors.ts";
+import { AppError } from "../errors.ts";
 
 /** Thrown inside a save's transaction when another save came first; `savedOrStale` turns it into the 409. */
 export class StaleSave extends Error {
