@@ -54,6 +54,13 @@ module.exports = {
       to: { path: "^apps/server/src/modules/" },
     },
     {
+      name: "server-admin-imported-by-no-module",
+      comment: "admin/ is the console's API on top of the other modules: what two modules share lives outside it.",
+      severity: "error",
+      from: { path: "^apps/server/src/modules/", pathNot: "^apps/server/src/modules/admin/|\\.test\\.ts$" },
+      to: { path: "^apps/server/src/modules/admin/" },
+    },
+    {
       name: "server-nothing-imports-app",
       comment: "app.ts wires every module; modules and adapters take their dependencies from deps.ts.",
       severity: "error",

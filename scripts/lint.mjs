@@ -27,6 +27,7 @@ const PLANTED = [
   ["server-repository-calls-nothing-above", "modules/c/c.repository.ts", "modules/c/c.service.ts"],
   ["server-service-no-routes", "modules/c/c.service.ts", "modules/a/a.routes.ts"],
   ["server-infrastructure-below-modules", "infrastructure/bus/bus.ts", "modules/c/c.service.ts"],
+  ["server-admin-imported-by-no-module", "modules/d/d.service.ts", "modules/admin/audit.service.ts"],
 ];
 
 const onlySelfCheck = process.argv.includes("--self-check");
@@ -75,6 +76,11 @@ function selfCheck() {
     write("apps/server/src/modules/b/b.service.ts", 'import { app } from "../../app.ts";\nexport const z = app;\n');
     write("apps/server/src/seed/seed.ts", 'import { r } from "../modules/b/b.repository.ts";\nexport const s = r;\n');
     write("apps/server/src/modules/c/c.repository.ts", 'import { t } from "./c.service.ts";\nexport const u = t;\n');
+    write("apps/server/src/modules/admin/audit.service.ts", "export const audit = 1;\n");
+    write(
+      "apps/server/src/modules/d/d.service.ts",
+      'import { audit } from "../admin/audit.service.ts";\nexport const d = audit;\n',
+    );
     write("apps/server/src/modules/c/c.service.ts", 'import { x } from "../a/a.routes.ts";\nexport const t = x;\n');
     write(
       "apps/server/src/infrastructure/bus/bus.ts",
