@@ -41,6 +41,10 @@ export function mediaKindOf(contentType: string): MediaKind | null {
 export const DERIVED_MARK = ".media/";
 export const derivedPrefix = (key: string) => `${key}${DERIVED_MARK}`;
 
+/** Where a voice's normalised copy is stored (media.service.ts writes it there). */
+export const VOICE_FILE = "voice.m4a";
+export const voiceCopyKey = (key: string) => `${derivedPrefix(key)}${VOICE_FILE}`;
+
 /** The source key a processed file belongs to, or null for any other key. */
 export function ownerKeyOf(key: string): string | null {
   const at = key.indexOf(DERIVED_MARK);

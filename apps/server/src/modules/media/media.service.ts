@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { type Bucket, type MediaJobState, type MediaStream, STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { objectOf } from "../storage/story-media.ts";
-import { derivedPrefix } from "./enqueue.ts";
+import { derivedPrefix, VOICE_FILE, voiceCopyKey } from "./enqueue.ts";
 import { loadBinaries, MediaJobFailure, probe } from "./ffmpeg.ts";
 import { findJobs, type MediaJobRow } from "./media.repository.ts";
 import { checkInput, filesUnder, normaliseVoice, transcodeVideo } from "./transcode.ts";
@@ -64,14 +64,20 @@ export async function processJob(
       Object.assign(outputs, { hls: `${prefix}hls/master.m3u8`, poster: `${prefix}poster.jpg`, renditions });
     } else {
       await mkdir(out);
-      await normaliseVoice(bins, input, join(out, "voice.m4a"), info, options);
-      outputs.audio = `${prefix}voice.m4a`;
+      await normaliseVoice(bins, input, join(out, VOICE_FILE), info, options);
+      outputs.audio = voiceCopyKey(job.object_key);
     }
     const files = (await filesUnder(out)).sort((a, b) => uploadOrder(a) - uploadOrder(b));
     for (const file of files) {
       options.signal.throwIfAborted();
       const type = CONTENT_TYPES[file.split(".").pop() ?? ""] ?? "application/octet-stream";
       await deps.storage.put(bucket, `${prefix}${file}`, createReadStream(join(out, file)), type);
+    }
+    // The original went while this ran (a deleted recording, a replaced video): its copies go too, at once, since
+    // a deleted person's voice must not stay behind until the sweep.
+    if (!(await deps.storage.stat(bucket, job.object_key))) {
+      for (const file of files) await deps.storage.delete(bucket, `${prefix}${file}`).catch(() => undefined);
+      throw new MediaJobFailure("missing", "The original file was removed while it was processed");
     }
     return outputs;
   } finally {

@@ -8,6 +8,7 @@ import { type MediaJobState, type MediaStream, STORY_MEDIA_BUCKET, storyMediaPat
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { multipart as recordingMultipart } from "../recordings/test-fixtures.ts";
 import { sweepStorage } from "../storage/storage-sweep.ts";
 import { enqueueMedia } from "./enqueue.ts";
 import { loadBinaries } from "./ffmpeg.ts";
@@ -105,6 +106,11 @@ async function settled(paths: string[]): Promise<MediaJobState[]> {
 }
 
 const get = (url: string) => t.app.inject({ url });
+const recordingBody = (data: Buffer, story: string) =>
+  recordingMultipart([
+    { name: "audio", filename: "voice.wav", type: "audio/wav", data },
+    { name: "story", value: story },
+  ]);
 const familyStories = async () =>
   (await t.app.inject({ url: "/api/stories", headers: family.headers })).json() as { id: string; url?: string }[];
 const streamOf = async (src: string) => (await get(`/api/media/stream?src=${encodeURIComponent(src)}`)).json() as MediaStream;
@@ -258,6 +264,26 @@ describe("claims", { timeout: 60_000 }, () => {
     const late = new MediaWorker(t.app.deps, silent, { now: () => new Date(start + 3 * 60_000), leaseMs: 2 * 60_000 });
     expect(await late.runOne()).toBe(true);
     expect(await rowOf(key)).toMatchObject({ status: "ready", attempts: 2, claimed_by: null });
+  });
+
+  it("answers a recording's normalised AAC copy once its job is done, and the original until then", async () => {
+    const { ffmpeg } = await loadBinaries();
+    await run(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", "-threads", "1", join(dir, "voice.wav")]);
+    const [open] = await familyStories();
+    const body = recordingBody(await readFile(join(dir, "voice.wav")), open?.id as string);
+    const sent = await t.app.inject({
+      method: "POST",
+      url: "/api/story/audio/add",
+      headers: { ...family.headers, "content-type": body.contentType },
+      payload: body.payload,
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const url = `/api/recordings/${sent.json().data.id}/audio`;
+    expect((await t.app.inject({ url, headers: family.headers })).headers["content-type"]).toBe("audio/wav");
+    expect(await new MediaWorker(t.app.deps, silent, { threads: 1 }).runOne()).toBe(true);
+    const copy = await t.app.inject({ url, headers: family.headers });
+    expect(copy.statusCode).toBe(200);
+    expect(copy.headers["content-type"]).toBe("audio/mp4");
   });
 
   it("stops a job that runs past its time limit, killing ffmpeg, and records why", async () => {

@@ -4,6 +4,7 @@ import { RECORDING_LINK_TTL_SECONDS } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { mediaWorkerOf } from "../media/worker.ts";
 import { signedAudioUrl } from "./recordings.service.ts";
 import { mp4, mpegAudio, multipart, oggOpus, type Part, wav, webm } from "./test-fixtures.ts";
 
@@ -44,6 +45,8 @@ const audio = (data: Buffer, filename = "recording.mp3", type = "audio/mpeg"): P
 
 beforeAll(async () => {
   t = await createTestApp({ SEED_DEMO: "true" });
+  // These tests count the files in storage; the media worker would add voice copies at moments of its own.
+  await mediaWorkerOf(t.app)?.stop();
   admin = await createTestUser(t.app, { admin: true });
   a = await createTestUser(t.app);
   b = await createTestUser(t.app);

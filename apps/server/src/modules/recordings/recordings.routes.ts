@@ -13,6 +13,7 @@ import { AppError } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartParts, registerMultipart } from "../../plugins/multipart.ts";
 import { requireSelfOrAdmin, requireUser } from "../auth/guards.ts";
+import { voiceCopyOf } from "../media/media.service.ts";
 import { sendObject } from "../storage/object-response.ts";
 import {
   checkRecordableStory,
@@ -150,7 +151,9 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
       const signed = signature !== undefined && isValidLink(app.deps, request.params.id, expires, signature);
       if (signature !== undefined && !signed) throw new AppError("forbidden", "This link has expired or is not valid");
       const row = await playableRecording(app.deps, signed ? "signed-link" : await requireUser(request), request.params.id);
-      return sendObject(request, reply, app.deps.storage, RECORDINGS_BUCKET, row.object_key, PRIVATE_CACHE);
+      // The loudness-normalised AAC copy once it is ready (modules/media), else the recording as it was sent.
+      const key = (await voiceCopyOf(app.deps, RECORDINGS_BUCKET, row.object_key)) ?? row.object_key;
+      return sendObject(request, reply, app.deps.storage, RECORDINGS_BUCKET, key, PRIVATE_CACHE);
     },
   });
 }

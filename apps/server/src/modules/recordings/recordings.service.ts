@@ -6,6 +6,7 @@ import type { RecordingsTable } from "../../db/schema.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
+import { enqueueMedia, voiceCopyKey } from "../media/enqueue.ts";
 import { openStoryFor } from "../program/program.service.ts";
 import { isValidLink as isValidSignedLink, signedQuery } from "../storage/signed-links.ts";
 import { AudioInspector } from "./audio-inspector.ts";
@@ -115,6 +116,8 @@ export async function saveRecording(
     created_at: new Date().toISOString(),
   };
   await insertRecording(deps.db, row);
+  // A loudness-normalised AAC copy is made in the background; the audio route answers it once ready.
+  await enqueueMedia(deps, { bucket: RECORDINGS_BUCKET, key: stored.key, kind: "audio" });
   return toRecording(deps, row);
 }
 
@@ -127,7 +130,11 @@ export async function recordingFilesOf(
   deps: Pick<AppDeps, "db">,
   userId: string,
 ): Promise<{ bucket: typeof RECORDINGS_BUCKET; key: string }[]> {
-  return (await listRecordingsOf(deps.db, userId)).map((row) => ({ bucket: RECORDINGS_BUCKET, key: row.object_key }));
+  // With each recording its processed copy (media module), which holds the same voice.
+  return (await listRecordingsOf(deps.db, userId)).flatMap((row) => [
+    { bucket: RECORDINGS_BUCKET, key: row.object_key },
+    { bucket: RECORDINGS_BUCKET, key: voiceCopyKey(row.object_key) },
+  ]);
 }
 
 export async function recordingsOf(deps: Pick<AppDeps, "db" | "auth">, userId: string): Promise<Recording[]> {
