@@ -31,10 +31,9 @@ export function rungsFor(source: { width: number; height: number }) {
   return [{ height: source.height - (source.height % 2), video: 300, audio: 64 }];
 }
 
-const evenWidth = (source: { width: number; height: number }, height: number) => {
-  const w = Math.round((source.width * height) / source.height);
-  return w - (w % 2);
-};
+/** The width ffmpeg's `scale=-2:<height>` gives: the source's aspect, to the nearest even number. */
+const evenWidth = (source: { width: number; height: number }, height: number) =>
+  Math.round((source.width * height) / source.height / 2) * 2;
 
 /**
  * HLS renditions of a video into `outDir/hls` (one playlist per rung, its master playlist written last) and a
