@@ -97,8 +97,8 @@ const envSchema = z
         return origins;
       }),
     // Bytes of memory the app's in-process caches may hold together; 0 turns caching off. The shares (summing to at
-    // most 1, infrastructure/cache/shares.test.ts): live sessions 1/4 (auth.module.ts), story list answers 1/4
-    // (story-list-cache.ts), furthest watched orders 1/8 (last-watched.ts), profiles 1/16 (profile.service.ts),
+    // most 1, infrastructure/cache/shares.test.ts): live sessions 1/4 and verified access tokens 1/16 (auth.module.ts),
+    // story list answers 3/16 (story-list-cache.ts), furthest watched orders 1/8 (last-watched.ts), profiles 1/16 (profile.service.ts),
     // /auth/v1/user answers 1/16 (user-view-cache.ts), stored files 3/16 (files/memory-cache.ts), the web build's
     // small files 1/16 (web-files.ts).
     CACHE_MAX_BYTES: z.coerce

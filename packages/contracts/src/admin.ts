@@ -387,17 +387,24 @@ export const teamMemberSchema = z.object({
   phone: z.string().nullable(),
   name: z.string().nullable(),
   role: operatorRoleSchema,
-  /** False until the person has accepted the invitation (confirmed their e-mail or phone). */
+  /**
+   * False until the person has joined: confirmed their e-mail or phone and has a password (set on the console's join
+   * page, or the one their family account already had). Opening the invitation alone does not count.
+   */
   confirmed: z.boolean(),
   lastSignInAt: z.string().nullable(),
 });
 export type TeamMember = z.infer<typeof teamMemberSchema>;
 
-/** An invitation by e-mail or by phone (exactly one of them). */
+/**
+ * An invitation by e-mail or by phone (exactly one of them). A phone is read with `country` (ISO "JO" or dial code
+ * "+962") when given, as the family app's login reads it, so "0791234567" with Jordan works; without it, in full.
+ */
 export const teamInviteSchema = z
   .object({
     email: z.string().trim().max(320).optional(),
     phone: z.string().trim().max(32).optional(),
+    country: z.string().trim().max(8).optional(),
     role: operatorRoleSchema,
   })
   .refine((v) => Boolean(v.email) !== Boolean(v.phone), { message: "give an e-mail or a phone number", path: ["email"] });
@@ -405,13 +412,29 @@ export type TeamInvite = z.infer<typeof teamInviteSchema>;
 
 export const teamRoleInputSchema = z.object({ role: operatorRoleSchema });
 
-/** POST /api/team/join: the person invited by phone sets their password with the code the invitation carried. */
-export const teamJoinSchema = z.object({
-  phone: z.string().trim().min(1).max(32),
-  code: z.string().trim().min(1).max(64),
-  password: z.string().max(1000),
-});
+/**
+ * POST /api/team/join (the invitee's first password) and POST /api/team/reset-password (an operator's new one): the
+ * e-mail or phone the console link named, the code it carried, and the password.
+ */
+export const teamJoinSchema = z
+  .object({
+    email: z.string().trim().max(320).optional(),
+    phone: z.string().trim().max(32).optional(),
+    code: z.string().trim().min(1).max(64),
+    password: z.string().max(1000),
+  })
+  .refine((v) => Boolean(v.email) !== Boolean(v.phone), { message: "give an e-mail or a phone number", path: ["email"] });
 export type TeamJoin = z.infer<typeof teamJoinSchema>;
+
+/** POST /api/team/recover: the console's "forgot password"; a phone is read with `country` as in an invitation. */
+export const teamRecoverSchema = z
+  .object({
+    email: z.string().trim().max(320).optional(),
+    phone: z.string().trim().max(32).optional(),
+    country: z.string().trim().max(8).optional(),
+  })
+  .refine((v) => Boolean(v.email) !== Boolean(v.phone), { message: "give an e-mail or a phone number", path: ["email"] });
+export type TeamRecover = z.infer<typeof teamRecoverSchema>;
 
 /** POST /api/admin/users/:id/block: block (sessions end, sign-in refused) or unblock a person. */
 export const personBlockSchema = z.object({ blocked: z.boolean() });

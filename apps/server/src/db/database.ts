@@ -2,14 +2,16 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type SQLite from "better-sqlite3";
-import { type Dialect, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { type Dialect, Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { type Migration, Migrator } from "kysely/migration";
+import { LRUCache } from "lru-cache";
 import type pg from "pg";
 import type { Config } from "../config.ts";
 import type { DialectName } from "./dialect.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import type { Database } from "./schema.ts";
 import { WriteWatch } from "./write-watch.ts";
+import type { Reference } from "./written-keys.ts";
 
 export type DB = Kysely<Database>;
 
@@ -60,24 +62,18 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Kysely prepares every query afresh; on SQLite the prepare costs as much as a small query itself.
- * Statements are reused by their SQL text (most recent 500). A statement still iterating a stream
+ * Statements are reused by their SQL text (the 500 most recently used). A statement still iterating a stream
  * is busy, so that case gets a fresh one.
  */
 function withStatementCache(sqlite: SQLite.Database) {
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new LRUCache<string, SQLite.Statement>({ max: STATEMENT_CACHE_SIZE });
   return {
     close: () => sqlite.close(),
-    prepare(sql: string) {
-      const cached = cache.get(sql);
+    prepare(text: string) {
+      const cached = cache.get(text);
       if (cached && !cached.busy) return cached;
-      const statement = sqlite.prepare(sql);
-      if (!cached) {
-        if (cache.size >= STATEMENT_CACHE_SIZE) {
-          const oldest = cache.keys().next().value;
-          if (oldest !== undefined) cache.delete(oldest);
-        }
-        cache.set(sql, statement);
-      }
+      const statement = sqlite.prepare(text);
+      if (!cached) cache.set(text, statement);
       return statement;
     },
   };
@@ -94,4 +90,21 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   if (error || failed) {
     throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
   }
+  handle.writes.learnReferences(await cascadingReferences(handle));
+}
+
+/** The foreign keys whose rows go (or lose their reference) with the row they reference: what a delete takes along. */
+async function cascadingReferences(handle: DatabaseHandle): Promise<Reference[]> {
+  const query =
+    handle.dialect === "sqlite"
+      ? sql<Reference>`select m.name as "table", f."from" as "column", f."table" as "references", f."to" as "to"
+          from sqlite_master m join pragma_foreign_key_list(m.name) f
+          where m.type = 'table' and f.on_delete in ('CASCADE', 'SET NULL')`
+      : sql<Reference>`select c.conrelid::regclass::text as "table", a.attname as "column",
+          c.confrelid::regclass::text as "references", r.attname as "to"
+          from pg_constraint c
+          join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+          join pg_attribute r on r.attrelid = c.confrelid and r.attnum = c.confkey[1]
+          where c.contype = 'f' and c.confdeltype in ('c', 'n') and c.connamespace = 'public'::regnamespace`;
+  return (await query.execute(handle.db)).rows.map((r) => ({ ...r, table: r.table.replaceAll('"', "") }));
 }

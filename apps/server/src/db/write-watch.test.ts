@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../test/test-app.ts";
-import { type Written, writingFor, writingForNobody } from "./write-watch.ts";
+import type { Written } from "./write-watch.ts";
 
 /** The caches' source of truth: every committed write to a watched table is told, once committed, whoever wrote it. */
 describe("WriteWatch", () => {
@@ -11,7 +11,7 @@ describe("WriteWatch", () => {
   let stop: () => void;
   beforeAll(async () => {
     t = await createTestApp({ SEED_DEMO: "true" });
-    stop = t.app.deps.database.writes.watch(["stories", "progress"], (written) => {
+    stop = t.app.deps.database.writes.watch({ stories: [], progress: ["user_id"] }, (written) => {
       told.push([...written.keys()].sort());
       whose.push(written);
     });
@@ -55,34 +55,71 @@ describe("WriteWatch", () => {
     expect(told).toEqual([]);
   });
 
-  it("names the people a committed write declared, none for rows of nobody's, and no one (anything) for a write that declared none", async () => {
+  it("names the rows a write touched, read from the statement; unknown (null) where the statement does not say", async () => {
     const id = await someStory();
     const db = t.app.deps.db;
-    const plain = (w: Written) => Object.fromEntries([...w].map(([table, people]) => [table, people && [...people].sort()]));
+    const plain = (w: Written) => Object.fromEntries([...w].map(([table, keys]) => [table, keys && [...keys].sort()]));
     whose.length = 0;
-    await writingFor("rana", () => db.deleteFrom("progress").where("user_id", "=", "rana").execute());
-    await db.transaction().execute(async (trx) => {
-      await writingFor("sami", () => trx.deleteFrom("progress").where("user_id", "=", "sami").execute());
-      await writingFor("huda", () => trx.deleteFrom("progress").where("user_id", "=", "huda").execute());
-    });
-    await db.transaction().execute(async (trx) => {
-      await writingFor("sami", () => trx.deleteFrom("progress").where("user_id", "=", "sami").execute());
-      await trx.deleteFrom("progress").where("story_id", "=", "nothing").execute();
-      await writingFor("huda", () => trx.updateTable("stories").set({ subtitle_en: "v" }).where("id", "=", id).execute());
-    });
     await db.deleteFrom("progress").where("user_id", "=", "rana").execute();
-    await writingForNobody(() => db.deleteFrom("progress").where("user_id", "=", "nobody").execute());
     await db.transaction().execute(async (trx) => {
-      await writingForNobody(() => trx.deleteFrom("progress").where("user_id", "=", "nobody").execute());
-      await writingFor("rana", () => trx.deleteFrom("progress").where("user_id", "=", "rana").execute());
+      await trx.deleteFrom("progress").where("user_id", "in", ["sami", "huda"]).execute();
+      await trx.deleteFrom("progress").where("story_id", "=", id).where("user_id", "=", "lina").execute();
     });
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom("progress").where("user_id", "=", "sami").execute();
+      await trx.deleteFrom("progress").where("story_id", "=", "nothing").execute();
+      await trx.updateTable("stories").set({ subtitle_en: "v" }).where("id", "=", id).execute();
+    });
+    // A row moved from one person to another changes both.
+    await db.updateTable("progress").set({ user_id: "huda" }).where("user_id", "=", "rana").execute();
+    await db.updateTable("progress").set({ watched_at: "x" }).where("user_id", "is", null).execute();
+    await sql`delete from progress where user_id = ${"rana"}`.execute(db);
     expect(whose.map(plain)).toEqual([
       { progress: ["rana"] },
-      { progress: ["huda", "sami"] },
-      { progress: null, stories: ["huda"] },
-      { progress: null },
+      { progress: ["huda", "lina", "sami"] },
+      // The stories table is watched as a whole (no key columns).
+      { progress: null, stories: null },
+      { progress: ["huda", "rana"] },
       { progress: [] },
-      { progress: ["rana"] },
+      { progress: null },
+    ]);
+  });
+
+  it("reads an insert's and an upsert's keys from its values, and what a delete takes along by foreign key", async () => {
+    const db = t.app.deps.db;
+    const seen: Written[] = [];
+    const unwatch = t.app.deps.database.writes.watch({ profiles: ["user_id"], sessions: ["id", "user_id"] }, (w) => {
+      seen.push(w);
+    });
+    const now = new Date().toISOString();
+    const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
+    await db
+      .insertInto("users")
+      .values(
+        [a, b].map((id) => ({
+          id,
+          email: `${id}@example.com`,
+          role: "authenticated",
+          app_metadata: "{}",
+          user_metadata: "{}",
+          is_anonymous: 0,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+    const profile = { from_landing_page: 0, agree_to_reminder: 1, created_at: now, updated_at: now };
+    await db
+      .insertInto("profiles")
+      .values({ user_id: a, city: "Amman", ...profile })
+      .onConflict((oc) => oc.column("user_id").doUpdateSet({ city: "Irbid" }))
+      .execute();
+    await db.deleteFrom("users").where("id", "=", b).execute();
+    unwatch();
+    expect(seen.map((w) => Object.fromEntries([...w].map(([table, keys]) => [table, keys && [...keys]])))).toEqual([
+      { profiles: [a] },
+      // Its profile and sessions go with a deleted user (on delete cascade): the same person's.
+      { profiles: [b], sessions: [b] },
     ]);
   });
 });

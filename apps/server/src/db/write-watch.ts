@@ -1,95 +1,86 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from "kysely";
+import { keysWritten, type Reference, type WriteOf, writesIn } from "./written-keys.ts";
 
 /**
- * Per watched table written: the people whose rows the writes changed (`writingFor`), or null when any row may
- * have changed (a write that declared no person: a bulk update, a migration, a test's direct insert).
+ * Per watched table a statement wrote: the values of the first of the watcher's key columns that the statement
+ * pins for every row it writes (an insert's values, an update's or delete's `where column = / in`), or null when
+ * the rows cannot be told from the statement (any row may have changed). An empty set: rows of no one's (a null key).
  */
 export type Written = ReadonlyMap<string, ReadonlySet<string> | null>;
 
 /** Told what watched tables a statement wrote, once that write is committed. Awaited before the write resolves. */
 export type WriteListener = (written: Written) => void | Promise<void>;
 
-const writer = new AsyncLocalStorage<string>();
+/** Per table watched, the columns whose values name the changed entries, most specific first ([] : the table as a whole). */
+export type Watched = Readonly<Record<string, readonly string[]>>;
 
-/**
- * Runs `work` as writes of one person's rows only (progress, profile, account rows of `personId`), so caches
- * that keep an entry per person forget only theirs. Wrap nothing else in it: a write that touches other
- * people's rows, or rows of no person (stories), must stay undeclared, and then caches forget everything.
- */
-export const writingFor = <T>(personId: string, work: () => Promise<T>): Promise<T> => writer.run(personId, work);
+interface Listener {
+  tables: Watched;
+  listener: WriteListener;
+}
 
-// No person's id is empty: the declaration of rows no cache keeps for anyone.
-const NOBODY = "";
-
-/**
- * Runs `work` as writes of rows that no cache holds for any person, such as a sign-in code (the user views read
- * only a pending phone change's), so caches forget nothing. Wrap nothing that another cache could read per person.
- */
-export const writingForNobody = <T>(work: () => Promise<T>): Promise<T> => writer.run(NOBODY, work);
-
-/** Adds `tables` written for `person` (null: unknown) to `into`; unknown wins over any person. */
-function record(into: Map<string, Set<string> | null>, tables: Iterable<string>, person: string | null) {
-  for (const table of tables) {
-    const people = into.get(table);
-    if (person === null || people === null) into.set(table, null);
-    else if (!people) into.set(table, person === NOBODY ? new Set() : new Set([person]));
-    else if (person !== NOBODY) people.add(person);
-  }
+/** Adds `table`'s keys to `into`; unknown (null) wins over any keys. */
+function record(into: Map<string, Set<string> | null>, table: string, keys: ReadonlySet<string> | null) {
+  const held = into.get(table);
+  if (keys === null || held === null) into.set(table, null);
+  else if (held === undefined) into.set(table, new Set(keys));
+  else for (const key of keys) held.add(key);
 }
 
 /**
  * Lets in-process caches hear about every committed write to the tables they mirror, whichever module or
- * query wrote it (a repository, a transaction, a raw statement, a test's direct insert): caches then need no
- * database round trip to check they are current. Inside a transaction the news waits for the commit (and is
- * dropped on rollback): told earlier, a reader could re-read and keep the old rows before they are replaced.
+ * query wrote it (a repository, a transaction, a raw statement, a test's direct insert), and which rows: what a
+ * write touched is read from the statement itself, so no repository has to declare it (nor can get it wrong),
+ * and what cannot be read from it counts as everything. Inside a transaction the news waits for the commit (and
+ * is dropped on rollback): told earlier, a reader could re-read and keep the old rows before they are replaced.
  * The write's own promise resolves only after the listeners did, so a listener that tells other replicas
  * (through the bus) has done so before the request that wrote is answered.
  */
 export class WriteWatch {
-  readonly #listeners = new Set<{ tables: ReadonlySet<string>; listener: WriteListener }>();
-  /** Matches a write statement's target table; any statement that is not a plain select is checked. */
-  #pattern: RegExp | null = null;
+  readonly #listeners = new Set<Listener>();
+  /** Every foreign key that deletes or nulls its rows with the row it references; null until learned (any delete may). */
+  #references: Reference[] | null = null;
 
-  watch(tables: readonly string[], listener: WriteListener): () => void {
-    const entry = { tables: new Set(tables), listener };
+  watch(tables: Watched, listener: WriteListener): () => void {
+    const entry = { tables, listener };
     this.#listeners.add(entry);
-    this.#rebuild();
-    return () => {
-      this.#listeners.delete(entry);
-      this.#rebuild();
-    };
+    return () => void this.#listeners.delete(entry);
   }
 
-  #rebuild() {
-    const names = new Set([...this.#listeners].flatMap((l) => [...l.tables]));
-    // Compiled SQL of either dialect: `insert into "t"`, `update "t"`, `delete from "t"`, quoted or not.
-    this.#pattern = names.size
-      ? new RegExp(`\\b(?:insert\\s+into|update|delete\\s+from)\\s+"?(${[...names].join("|")})"?(?![\\w"])`, "gi")
-      : null;
+  /** The database's cascading foreign keys (database.ts reads them after migrating), so a delete tells what it takes along. */
+  learnReferences(references: Reference[]): void {
+    this.#references = references;
   }
 
-  /** The watched tables a statement writes (empty for reads). */
-  tablesWritten(query: CompiledQuery): Set<string> | null {
-    const pattern = this.#pattern;
-    if (!pattern || query.query.kind === "SelectQueryNode") return null;
-    let found: Set<string> | null = null;
-    pattern.lastIndex = 0;
-    for (const match of query.sql.matchAll(pattern)) {
-      found ??= new Set();
-      found.add((match[1] as string).toLowerCase());
+  /** Per listener, what `writes` changed of its tables (none when nothing it watches). */
+  changes(writes: readonly WriteOf[]): Map<Listener, Map<string, Set<string> | null>> {
+    const found = new Map<Listener, Map<string, Set<string> | null>>();
+    for (const entry of this.#listeners) {
+      const written = new Map<string, Set<string> | null>();
+      for (const write of writes)
+        for (const [table, keys] of keysWritten(write, entry.tables, this.#references)) record(written, table, keys);
+      if (written.size) found.set(entry, written);
     }
     return found;
   }
 
-  async notify(written: Written): Promise<void> {
-    const calls: (void | Promise<void>)[] = [];
-    for (const { tables: wanted, listener } of this.#listeners) {
-      const hit = new Map([...written].filter(([table]) => wanted.has(table)));
-      if (hit.size) calls.push(listener(hit));
-    }
-    await Promise.all(calls);
+  async notify(found: ReadonlyMap<Listener, Written>): Promise<void> {
+    await Promise.all([...found].map(([{ listener }, written]) => listener(written)));
   }
+
+  /** The watched tables a raw statement (sql`…`, whose text is all there is to read) writes. */
+  rawTables(text: string): string[] {
+    const names = [...new Set([...this.#listeners].flatMap((l) => Object.keys(l.tables)))].join("|");
+    if (names !== this.#patternOf) {
+      this.#patternOf = names;
+      // Either dialect's SQL: `insert into "t"`, `update "t"`, `delete from "t"`, quoted or not.
+      this.#pattern = new RegExp(`\\b(?:insert\\s+into|update|delete\\s+from)\\s+"?(${names})"?(?![\\w"])`, "gi");
+    }
+    if (!names) return [];
+    return [...text.matchAll(this.#pattern)].map((match) => (match[1] as string).toLowerCase());
+  }
+  #patternOf = "";
+  #pattern = /$^/g;
 
   /** The dialect with every statement checked for watched writes. */
   wrap(dialect: Dialect): Dialect {
@@ -105,8 +96,8 @@ export class WriteWatch {
 class WatchedConnection implements DatabaseConnection {
   readonly inner: DatabaseConnection;
   readonly #watch: WriteWatch;
-  /** What the open transaction wrote, or null outside one. */
-  pending: Map<string, Set<string> | null> | null = null;
+  /** What the open transaction wrote, per listener, or null outside one. */
+  pending: Map<Listener, Map<string, Set<string> | null>> | null = null;
 
   constructor(inner: DatabaseConnection, watch: WriteWatch) {
     this.inner = inner;
@@ -114,16 +105,17 @@ class WatchedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery, options?: Parameters<DatabaseConnection["executeQuery"]>[1]) {
-    const person = writer.getStore() ?? null;
     const result: QueryResult<R> = await this.inner.executeQuery<R>(query, options);
-    const tables = this.#watch.tablesWritten(query);
-    if (tables) {
-      if (this.pending) record(this.pending, tables, person);
-      else {
-        const written = new Map<string, Set<string> | null>();
-        record(written, tables, person);
-        await this.#watch.notify(written);
-      }
+    const writes = writesIn(query, (text) => this.#watch.rawTables(text));
+    if (writes.length) {
+      const found = this.#watch.changes(writes);
+      if (!this.pending) await this.#watch.notify(found);
+      else
+        for (const [listener, written] of found) {
+          const into = this.pending.get(listener) ?? new Map();
+          for (const [table, keys] of written) record(into, table, keys);
+          this.pending.set(listener, into);
+        }
     }
     return result;
   }

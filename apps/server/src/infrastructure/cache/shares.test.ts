@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIVE_SESSIONS_SHARE } from "../../modules/auth/auth.module.ts";
+import { LIVE_SESSIONS_SHARE, VERIFIED_TOKENS_SHARE } from "../../modules/auth/auth.module.ts";
 import { USER_VIEWS_SHARE } from "../../modules/auth/user-view-cache.ts";
 import { PROFILE_SHARE } from "../../modules/profile/profile.service.ts";
 import { STORY_LIST_SHARE } from "../../modules/program/story-list-cache.ts";
@@ -11,6 +11,7 @@ describe("CACHE_MAX_BYTES", () => {
   it("is shared by the in-process caches without giving out more than the whole", () => {
     const shares = [
       LIVE_SESSIONS_SHARE,
+      VERIFIED_TOKENS_SHARE,
       STORY_LIST_SHARE,
       LAST_WATCHED_SHARE,
       PROFILE_SHARE,

@@ -1,39 +1,53 @@
 import { describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../db/database.ts";
-import { WriteWatch } from "../../db/write-watch.ts";
+import type { WriteListener } from "../../db/write-watch.ts";
 import { InProcessBus } from "../bus/in-process-bus.ts";
 import { type Changed, onTableChanges } from "./table-changes.ts";
+
+/** A write watch that hands its listener over, to tell it commits by hand. */
+function fakeWrites() {
+  const listeners: WriteListener[] = [];
+  const watch = (_: unknown, listener: WriteListener) => {
+    listeners.push(listener);
+    return () => {};
+  };
+  const database = { writes: { watch } };
+  const commit = async (written: Map<string, Set<string> | null>) => {
+    for (const l of listeners) await l(written);
+  };
+  return { database: database as unknown as Pick<DatabaseHandle, "writes">, commit };
+}
 
 /** What one replica's commits tell its own caches and, through the bus, every other replica's. */
 describe("onTableChanges", () => {
   const plain = (changed: Changed) => (changed ? [...changed].sort() : "everything");
 
-  it("names the people a commit declared, here and to other replicas; anything else means everything", async () => {
+  it("names the keys a commit wrote, here and to other replicas; anything else means everything", async () => {
     const bus = new InProcessBus();
-    const writes = new WriteWatch();
-    const database = { writes } as unknown as DatabaseHandle;
     const here: unknown[] = [];
     const there: unknown[] = [];
+    const writes = fakeWrites();
     const stopHere = await onTableChanges(
-      { database, bus },
-      { channel: "t_changes", tables: ["progress"], onChange: (c) => here.push(plain(c)) },
+      { database: writes.database, bus },
+      { channel: "t_changes", tables: { progress: ["user_id"] }, onChange: (c) => here.push(plain(c)) },
     );
     // Another replica: its own write watch, the same bus.
-    const elsewhere = { writes: new WriteWatch() } as unknown as DatabaseHandle;
     const stopThere = await onTableChanges(
-      { database: elsewhere, bus },
-      { channel: "t_changes", tables: ["progress"], onChange: (c) => there.push(plain(c)) },
+      { database: fakeWrites().database, bus },
+      { channel: "t_changes", tables: { progress: ["user_id"] }, onChange: (c) => there.push(plain(c)) },
     );
-    await writes.notify(new Map([["progress", new Set(["rana", "sami"])]]));
-    await writes.notify(new Map([["progress", null]]));
+    await writes.commit(new Map([["progress", new Set(["rana", "sami"])]]));
+    await writes.commit(new Map([["progress", null]]));
     const many = new Set(Array.from({ length: 101 }, (_, i) => `p${i}`));
-    await writes.notify(new Map([["progress", many]]));
-    // A replica of the version before named the tables it wrote.
-    await bus.publish("t_changes", "progress,stories", { confirm: true });
-    const people = ["rana", "sami"];
-    expect(there).toEqual([people, "everything", "everything", "everything"]);
+    await writes.commit(new Map([["progress", many]]));
+    // Rows of no one's: nothing to forget, nothing sent.
+    await writes.commit(new Map([["progress", new Set<string>()]]));
+    // A replica of the version before named people under another prefix.
+    await bus.publish("t_changes", "user:rana", { confirm: true });
+    const keys = ["rana", "sami"];
+    expect(there).toEqual([keys, "everything", "everything", "everything"]);
     // Here: at once, then again from the bus.
-    expect(here).toEqual([people, people, "everything", "everything", "everything", "everything", "everything"]);
+    expect(here).toEqual([keys, keys, "everything", "everything", "everything", "everything", "everything"]);
     await stopHere();
     await stopThere();
   });

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import type { Bucket } from "@hikaya/contracts";
 import type { MessageBus } from "../bus/bus.ts";
-import { ByteLru } from "../cache/byte-lru.ts";
+import { Cache } from "../cache/cache.ts";
 import type { ByteRange, FileStorage, ListedObject, StoredObjectInfo } from "./file-storage.ts";
 
 /** Objects up to this size (thumbnails, character pictures, small audio) are answered from memory. */
@@ -15,7 +15,8 @@ export const FILES_SHARE = 0.1875;
  * through the app, on any replica, show at once.
  */
 export const REVALIDATE_MS = 10_000;
-const ENTRY_OVERHEAD_BYTES = 400;
+// The entry's info and headers beyond the Cache's own estimate of a key; generous.
+const ENTRY_OVERHEAD_BYTES = 200;
 
 export interface HeldObject {
   info: StoredObjectInfo;
@@ -37,15 +38,17 @@ interface Entry {
  */
 export class CachingFileStorage implements FileStorage {
   readonly #inner: FileStorage;
-  readonly #entries: ByteLru<string, Entry>;
+  readonly #entries: Cache<Entry>;
   readonly #now: () => number;
   #bus: MessageBus | null = null;
-  // Bumped by every change: a load that started before one must not store what it read.
-  #epoch = 0;
 
   constructor(inner: FileStorage, maxBytes: number, now: () => number = () => Date.now()) {
     this.#inner = inner;
-    this.#entries = new ByteLru(maxBytes);
+    this.#entries = new Cache<Entry>({
+      maxBytes,
+      sizeOf: (entry) => ENTRY_OVERHEAD_BYTES + (entry.object.bytes?.length ?? 0),
+      live: () => this.#bus?.live ?? true,
+    });
     this.#now = now;
     if (inner.check) this.check = () => inner.check?.() as Promise<void>;
     if (inner.urlFor) this.urlFor = (bucket, key, seconds) => inner.urlFor?.(bucket, key, seconds) as Promise<string | null>;
@@ -102,14 +105,15 @@ export class CachingFileStorage implements FileStorage {
    */
   async held(bucket: Bucket, key: string): Promise<HeldObject | null | undefined> {
     if (this.#bus && !this.#bus.live) return undefined;
+    // A load that a change overtook must not store what it read.
+    const current = this.#entries.begin();
     const id = `${bucket}/${key}`;
     const held = this.#entries.get(id);
     const now = this.#now();
     if (held && now - held.checkedAt < REVALIDATE_MS) return held.object;
-    const epoch = this.#epoch;
     const info = await this.#inner.stat(bucket, key);
     if (!info) {
-      this.#entries.delete(id);
+      this.#entries.forget(id);
       return null;
     }
     if (held && held.object.info.etag === info.etag && held.object.info.size === info.size) {
@@ -124,8 +128,7 @@ export class CachingFileStorage implements FileStorage {
       // Replaced while it was read: serve it as read, but let the next request look again.
       if (bytes.length !== info.size) return object;
     }
-    if (epoch === this.#epoch)
-      this.#entries.set(id, { object, checkedAt: now }, ENTRY_OVERHEAD_BYTES + 2 * id.length + (object.bytes?.length ?? 0));
+    if (current()) this.#entries.set(id, { object, checkedAt: now });
     return object;
   }
 
@@ -136,9 +139,8 @@ export class CachingFileStorage implements FileStorage {
   }
 
   #forget(id: string | null) {
-    this.#epoch++;
     if (id === null) this.#entries.clear();
-    else this.#entries.delete(id);
+    else this.#entries.forget(id);
   }
 }
 

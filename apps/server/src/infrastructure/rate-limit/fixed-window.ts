@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 import type { DatabaseHandle, DB } from "../../db/database.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { Database } from "../../db/schema.ts";
-import { ByteLru } from "../cache/byte-lru.ts";
+import { Cache } from "../cache/cache.ts";
 
 export interface WindowLimit {
   limit: number;
@@ -90,8 +90,6 @@ export class DatabaseHits implements HitStore {
 
 /** What MemoryHits may hold (about 80,000 keys): counts are not a cache, so they are not CACHE_MAX_BYTES' to share. */
 export const MEMORY_HITS_MAX_BYTES = 8 * 1024 * 1024;
-// A Map slot, the entry and its count beyond the key's own characters; generous.
-const MEMORY_HIT_OVERHEAD_BYTES = 120;
 
 /**
  * In this process's memory, for a database only this process serves (SQLite: its bus and caches are in-process
@@ -100,16 +98,16 @@ const MEMORY_HIT_OVERHEAD_BYTES = 120;
  * a key being hammered.
  */
 export class MemoryHits implements HitStore {
-  readonly #counts: ByteLru<string, number>;
+  readonly #counts: Cache<number>;
 
   constructor(maxBytes = MEMORY_HITS_MAX_BYTES) {
-    this.#counts = new ByteLru(maxBytes);
+    this.#counts = new Cache({ maxBytes, sizeOf: () => 8 });
   }
 
   async count(hits: readonly Hit[]): Promise<readonly Counted[]> {
     return hits.map(({ key }) => {
       const count = (this.#counts.get(key) ?? 0) + 1;
-      this.#counts.set(key, count, MEMORY_HIT_OVERHEAD_BYTES + 2 * key.length);
+      this.#counts.set(key, count);
       return { key, count };
     });
   }

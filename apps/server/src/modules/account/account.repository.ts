@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, PhoneChangesTable } from "../../db/schema.ts";
-import { writingFor } from "../../db/write-watch.ts";
 
 type Db = Kysely<Database>;
 
@@ -39,13 +38,11 @@ export async function saveConsent(
   }>,
 ) {
   const now = new Date().toISOString();
-  await writingFor(userId, () =>
-    db
-      .insertInto("profiles")
-      .values({ user_id: userId, from_landing_page: 0, agree_to_reminder: 1, ...values, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.column("user_id").doUpdateSet({ ...values, updated_at: now }))
-      .execute(),
-  );
+  await db
+    .insertInto("profiles")
+    .values({ user_id: userId, from_landing_page: 0, agree_to_reminder: 1, ...values, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ ...values, updated_at: now }))
+    .execute();
 }
 
 export async function findPhoneChange(db: Db, userId: string, now: string): Promise<PhoneChangeRow | undefined> {

@@ -15,6 +15,8 @@ export async function listOperatorRows(db: DB) {
       "u.phone_confirmed_at",
       "u.last_sign_in_at",
       "p.name",
+      // Whether, not what: the hash never leaves the repository.
+      (eb) => eb("u.encrypted_password", "is not", null).as("has_password"),
     ])
     .where("u.deleted_at", "is", null)
     .where((eb) =>

@@ -34,7 +34,8 @@ export async function listTeam(deps: AppDeps): Promise<TeamMember[]> {
         phone: row.phone,
         name: row.name ?? (typeof metaName === "string" ? metaName : null),
         role,
-        confirmed: Boolean(row.email_confirmed_at ?? row.phone_confirmed_at),
+        // Joined, not merely invited: a confirmed address and a password to sign in to the console with.
+        confirmed: Boolean(row.email_confirmed_at ?? row.phone_confirmed_at) && Boolean(row.has_password),
         lastSignInAt: row.last_sign_in_at,
       },
     ];
@@ -48,16 +49,12 @@ async function memberOf(deps: AppDeps, id: string): Promise<TeamMember> {
 }
 
 /**
- * By e-mail: the auth module's invitation (a code and a link through the message provider). By phone: the account
- * is created with the role, and a code with a link to the console's join page goes to that phone the same way; the
- * person chooses their password there (POST /api/team/join).
+ * The auth module invites (operator-access.service.ts): a new person gets a code and a link to the console's join
+ * page; a family account keeps its password and gains the role, and is told so. Either way through the message
+ * provider, by e-mail or phone as given.
  */
 export async function inviteOperator(deps: AppDeps, actor: Actor, input: TeamInvite, meta: InviteMeta): Promise<TeamMember> {
-  const auth = deps.auth.service;
-  const user = input.email
-    ? await auth.invite({ email: input.email }, meta)
-    : await auth.invitePhone({ phone: input.phone, app_metadata: { role: input.role } }, meta);
-  await auth.adminUpdateUser(user.id, { app_metadata: { role: input.role } }, meta);
+  const user = await deps.auth.service.inviteOperator(input, meta);
   await audit(
     deps.db,
     actor,

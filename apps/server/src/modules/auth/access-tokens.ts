@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { AppError } from "../../errors.ts";
+import { Cache } from "../../infrastructure/cache/cache.ts";
 import type { SigningKeys } from "./signing-keys.ts";
-
-const VERIFIED_CACHE_SIZE = 10_000;
 
 /** The claims Supabase puts in an access token, which supabase-js and our guards read. */
 export interface AccessTokenClaims extends JWTPayload {
@@ -39,7 +38,9 @@ export class AccessTokens {
   /** JWT_EXPIRY_SECONDS. */
   readonly ttlSeconds: number;
 
-  constructor(keys: SigningKeys, issuer: string, ttlSeconds: number) {
+  constructor(keys: SigningKeys, issuer: string, ttlSeconds: number, options: { maxBytes: number }) {
+    // A token's claims as their JSON would count, twice for UTF-16, plus the key id.
+    this.#verified = new Cache({ maxBytes: options.maxBytes, sizeOf: (entry) => 2 * (JSON.stringify(entry.claims).length + 64) });
     this.#keys = keys;
     this.#issuer = issuer;
     this.ttlSeconds = ttlSeconds;
@@ -100,11 +101,11 @@ export class AccessTokens {
     const cached = this.#verified.get(token);
     if (cached) {
       if (!this.#keys.isLive(cached.kid)) {
-        this.#verified.delete(token);
+        this.#verified.forget(token);
         throw new AppError("unauthorized", "invalid JWT: unable to parse or verify signature");
       }
       if (cached.claims.exp * 1000 > Date.now()) return cached.claims;
-      this.#verified.delete(token);
+      this.#verified.forget(token);
       throw new AppError("token_expired", "JWT has expired");
     }
     try {
@@ -123,20 +124,15 @@ export class AccessTokens {
 
   /**
    * A signature check costs more than the rest of a typical request, and a client sends the same
-   * token for its whole lifetime; a verified token's claims are kept until it expires (bounded, oldest
-   * first out), with the id of the key that signed it. Revocation is unaffected: the session is still checked
-   * on every request, and an entry counts only while its key is in the store (a rotation that drops the key
+   * token for its whole lifetime; a verified token's claims are kept until it expires (bounded in
+   * bytes, least recently used out), with the id of the key that signed it. Revocation is unaffected: the session is
+   * still checked on every request, and an entry counts only while its key is in the store (a rotation that drops the key
    * is signalled to every replica, see SigningKeys.listen), so a retired key is refused cached or not.
    */
-  readonly #verified = new Map<string, { kid: string; claims: AccessTokenClaims & { exp: number } }>();
+  readonly #verified: Cache<{ kid: string; claims: AccessTokenClaims & { exp: number } }>;
 
   #remember(token: string, kid: string, claims: AccessTokenClaims) {
-    if (typeof claims.exp !== "number") return;
-    if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
-      const oldest = this.#verified.keys().next().value;
-      if (oldest !== undefined) this.#verified.delete(oldest);
-    }
-    this.#verified.set(token, { kid, claims: claims as AccessTokenClaims & { exp: number } });
+    if (typeof claims.exp === "number") this.#verified.set(token, { kid, claims: claims as AccessTokenClaims & { exp: number } });
   }
 
   /** Verifies a role key (anon / service_role, or supabase_admin as Supabase's own tools sign). Returns its role or null. */

@@ -127,24 +127,6 @@ export class AdminService extends AuthCore {
     return { ...user, invitedAt };
   }
 
-  /**
-   * The console's invitation by phone: the person is created (unconfirmed) with their console role, and a code and a
-   * link to the console's join page go to that phone through the message provider. The code is single use and lasts
-   * as long as an e-mail invitation; POST /api/team/join spends it.
-   */
-  async invitePhone(input: { phone: unknown; app_metadata: Record<string, unknown> }, meta: RequestMeta & { origin: string }) {
-    const phone = this.normalizePhone(input.phone);
-    const existing = await this.repo.findUserByPhone(phone);
-    if (existing?.phone_confirmed_at) throw authErrors.phoneExists();
-    const user =
-      existing ?? (await this.createUser({ phone, appMetadata: input.app_metadata, phoneConfirmed: false, userMetadata: {} }));
-    const { code } = await this.#codes.issueCode("invite", phone, user.id, undefined, INVITE_TTL_MS);
-    const link = `${meta.origin}/admin/join?${new URLSearchParams({ phone, code })}`;
-    await this.send("sms", phone, authText("inviteLink", await this.languageOf(user.id, meta), { code, link }), "invite");
-    await this.audit(user.id, "user_invited", meta, { by: "admin", channel: "sms" });
-    return user;
-  }
-
   /** The person an invitation (or a signup link) is for: new, or not yet confirmed. */
   async #invitee(email: string, data: unknown, password: string | null = null): Promise<UserRow> {
     const existing = await this.repo.findUserByEmail(email);

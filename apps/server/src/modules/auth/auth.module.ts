@@ -14,11 +14,14 @@ import type { SigningKeys } from "./signing-keys.ts";
 // Live sessions take a quarter of CACHE_MAX_BYTES (about 200k sessions at the default): the rest is for the
 // caches of story lists, progress and settings.
 export const LIVE_SESSIONS_SHARE = 0.25;
+// Verified access tokens' claims a sixteenth (4 MB, a few thousand tokens at the default): a miss costs one
+// signature check, not a database round trip.
+export const VERIFIED_TOKENS_SHARE = 0.0625;
 
 /** Wires auth for AppDeps.auth: keys, access tokens, the live-session check guards.ts uses, and the service. */
 export async function createAuthDeps(
   config: Config,
-  database: Pick<DatabaseHandle, "db" | "dialect">,
+  database: Pick<DatabaseHandle, "db" | "dialect" | "writes">,
   keys: SigningKeys,
   messages: MessageProvider,
   bus: MessageBus,
@@ -29,17 +32,18 @@ export async function createAuthDeps(
   // PUBLIC_URL, else the default origin (http://localhost:<PORT>): never the client's Host header, which would let a
   // client choose the issuer its token names.
   const issuer = `${config.publicUrl ?? `http://localhost:${config.port}`}/auth/v1`;
-  const tokens = new AccessTokens(keys, issuer, config.auth.jwtExpirySeconds);
+  const tokens = new AccessTokens(keys, issuer, config.auth.jwtExpirySeconds, {
+    maxBytes: Math.floor(config.cacheMaxBytes * VERIFIED_TOKENS_SHARE),
+  });
   const idleDays = config.auth.sessionInactivityDays;
-  let live: LiveSessions | undefined;
   // The repository and the limiter stay inside the module: its two services share them, nothing else sees them.
-  // Every deletion of sessions goes through it, and it tells the cache (and through the bus, every replica).
-  const repo = new AuthRepository(db, async (what) => live?.ended(what));
-  live = new LiveSessions({
+  const repo = new AuthRepository(db);
+  // Sessions ended by any write, through any code, are forgotten here and on every replica (live-sessions.ts).
+  const live = new LiveSessions({
     maxBytes: Math.floor(config.cacheMaxBytes * LIVE_SESSIONS_SHARE),
     lookup: (sessionId) => repo.liveSession(sessionId, idleDays),
   });
-  await live.listen(bus);
+  await live.start({ database, bus });
   const limiter = new RateLimiter(hitStoreFor(database), config.auth.rateLimitFactor);
   const deps = { repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config };
   const service = new AuthService(deps);

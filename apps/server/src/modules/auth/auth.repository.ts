@@ -9,8 +9,7 @@ import type {
   SessionsTable,
   UsersTable,
 } from "../../db/schema.ts";
-import { writingFor, writingForNobody } from "../../db/write-watch.ts";
-import type { LiveSessionRow, SessionsEnded } from "./live-sessions.ts";
+import type { LiveSessionRow } from "./live-sessions.ts";
 
 export type UserRow = Selectable<UsersTable>;
 export type IdentityRow = Selectable<IdentitiesTable>;
@@ -19,42 +18,36 @@ export type SessionRow = Selectable<SessionsTable>;
 export type OneTimeTokenRow = Selectable<OneTimeTokensTable>;
 export type FlowStateRow = Selectable<FlowStateTable>;
 
-/** Told after a change that ended sessions is committed (the live-session cache drops them on every replica). */
-export type SessionsEndedListener = (what: SessionsEnded) => Promise<void>;
-
-/** The fields of a stored code that say whose view a write to it changes. */
+/** The fields of a stored code that a write to it needs. */
 type CodeOf = Pick<OneTimeTokenRow, "id" | "user_id" | "purpose">;
 
-/** A person's view shows their pending phone change (auth-core viewUntil) and no other code. */
-const writingForCode = <T>(token: CodeOf, work: () => Promise<T>): Promise<T> =>
-  token.purpose === "phone_change" && token.user_id ? writingFor(token.user_id, work) : writingForNobody(work);
+/**
+ * The code's own user, said again beside its id (true of the row either way): the write watch reads whose code it
+ * is from the statement, so the user views forget only that person's instead of everyone's.
+ */
+const ofUser =
+  (token: CodeOf) =>
+  <Q extends { where(column: "user_id", op: "is" | "=", value: string | null): Q }>(q: Q): Q =>
+    token.user_id === null ? q.where("user_id", "is", null) : q.where("user_id", "=", token.user_id);
 
 /**
- * Every query auth makes. Takes `db` or a transaction. A write to one person's rows is declared theirs
- * (`writingFor`), so the in-memory user views and profiles forget only that person; a code no view reads is no
- * one's (`writingForNobody`); writes by another key (a factor's id, an address) stay undeclared and forget everyone's.
+ * Every query auth makes. Takes `db` or a transaction. The in-memory caches of sessions, user views and profiles
+ * hear of each committed write from the write watch (db/write-watch.ts), which reads whose rows it wrote from the
+ * statement itself: nothing here declares it.
  */
 export class AuthRepository {
   readonly db: DB;
-  readonly #onEnded: SessionsEndedListener;
 
-  constructor(db: DB, onEnded: SessionsEndedListener = async () => {}) {
+  constructor(db: DB) {
     this.db = db;
-    this.#onEnded = onEnded;
   }
 
   with(db: DB): AuthRepository {
-    return new AuthRepository(db, this.#onEnded);
+    return new AuthRepository(db);
   }
 
-  /** Sessions ended inside the transaction are announced only once it commits (before, a reader would re-cache them). */
-  async transaction<T>(work: (repo: AuthRepository) => Promise<T>): Promise<T> {
-    const ended: SessionsEnded[] = [];
-    const result = await this.db
-      .transaction()
-      .execute((trx) => work(new AuthRepository(trx, async (what) => void ended.push(what))));
-    for (const what of ended) await this.#onEnded(what);
-    return result;
+  transaction<T>(work: (repo: AuthRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new AuthRepository(trx)));
   }
 
   // ── users ──
@@ -68,14 +61,13 @@ export class AuthRepository {
     return this.db.selectFrom("users").selectAll().where("phone", "=", phone).where("deleted_at", "is", null).executeTakeFirst();
   }
   async insertUser(row: Insertable<UsersTable>) {
-    await writingFor(row.id, () => this.db.insertInto("users").values(row).execute());
+    await this.db.insertInto("users").values(row).execute();
   }
   async updateUser(id: string, patch: Updateable<UsersTable>) {
-    await writingFor(id, () => this.db.updateTable("users").set(patch).where("id", "=", id).execute());
+    await this.db.updateTable("users").set(patch).where("id", "=", id).execute();
   }
   async deleteUser(id: string) {
-    await writingFor(id, () => this.db.deleteFrom("users").where("id", "=", id).execute());
-    await this.#onEnded({ userId: id }); // its sessions go with it (foreign key cascade)
+    await this.db.deleteFrom("users").where("id", "=", id).execute();
   }
   listUsers(offset: number, limit: number) {
     return this.db
@@ -103,17 +95,13 @@ export class AuthRepository {
     return this.db.selectFrom("identities").selectAll().where("user_id", "in", userIds).orderBy("created_at").execute();
   }
   async insertIdentity(row: Insertable<IdentitiesTable>) {
-    await writingFor(row.user_id, () => this.db.insertInto("identities").values(row).execute());
+    await this.db.insertInto("identities").values(row).execute();
   }
   async updateIdentity(userId: string, provider: string, patch: Updateable<IdentitiesTable>) {
-    await writingFor(userId, () =>
-      this.db.updateTable("identities").set(patch).where("user_id", "=", userId).where("provider", "=", provider).execute(),
-    );
+    await this.db.updateTable("identities").set(patch).where("user_id", "=", userId).where("provider", "=", provider).execute();
   }
   async deleteIdentity(userId: string, provider: string) {
-    await writingFor(userId, () =>
-      this.db.deleteFrom("identities").where("user_id", "=", userId).where("provider", "=", provider).execute(),
-    );
+    await this.db.deleteFrom("identities").where("user_id", "=", userId).where("provider", "=", provider).execute();
   }
   factorsOf(userIds: string[]) {
     if (!userIds.length) return Promise.resolve([] as FactorRow[]);
@@ -123,7 +111,7 @@ export class AuthRepository {
     return this.db.selectFrom("mfa_factors").selectAll().where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
   }
   async insertFactor(row: Insertable<MfaFactorsTable>) {
-    await writingFor(row.user_id, () => this.db.insertInto("mfa_factors").values(row).execute());
+    await this.db.insertInto("mfa_factors").values(row).execute();
   }
   async updateFactor(id: string, patch: Updateable<MfaFactorsTable>) {
     await this.db.updateTable("mfa_factors").set(patch).where("id", "=", id).execute();
@@ -132,9 +120,7 @@ export class AuthRepository {
     await this.db.deleteFrom("mfa_factors").where("id", "=", id).execute();
   }
   async deleteUnverifiedFactorsOf(userId: string) {
-    await writingFor(userId, () =>
-      this.db.deleteFrom("mfa_factors").where("user_id", "=", userId).where("status", "=", "unverified").execute(),
-    );
+    await this.db.deleteFrom("mfa_factors").where("user_id", "=", userId).where("status", "=", "unverified").execute();
   }
   async insertChallenge(row: { id: string; factor_id: string; ip: string | null; created_at: string }) {
     await this.db
@@ -185,12 +171,10 @@ export class AuthRepository {
   }
   async deleteSession(id: string) {
     await this.db.deleteFrom("sessions").where("id", "=", id).execute();
-    await this.#onEnded({ sessionId: id });
   }
   /** Ends the user's sessions that have not passed a second factor. */
   async deleteAal1SessionsOf(userId: string) {
     await this.db.deleteFrom("sessions").where("user_id", "=", userId).where("aal", "!=", "aal2").execute();
-    await this.#onEnded({ userId }); // the aal2 ones are dropped from the cache too: that costs one lookup each
   }
   /** Sessions that reached aal2 with a factor that is gone drop back to aal1. */
   async downgradeSessionsOfFactor(factorId: string, at: string) {
@@ -204,7 +188,6 @@ export class AuthRepository {
     let q = this.db.deleteFrom("sessions").where("user_id", "=", userId);
     if (exceptSessionId) q = q.where("id", "!=", exceptSessionId);
     await q.execute();
-    await this.#onEnded({ userId });
   }
   async insertRefreshToken(row: {
     token_hash: string;
@@ -251,22 +234,16 @@ export class AuthRepository {
   }
 
   // ── one-time codes and tokens ──
-  /**
-   * A new code replaces any unused one for the same purpose and address. A phone change's may replace another
-   * person's pending change to the same number, so it stays undeclared; a code of any other purpose is no one's.
-   */
+  /** A new code replaces any unused one for the same purpose and address. */
   async insertOneTimeToken(row: Insertable<OneTimeTokensTable>) {
-    const write = async () => {
-      await this.db
-        .updateTable("one_time_tokens")
-        .set({ used_at: row.created_at })
-        .where("relates_to", "=", row.relates_to)
-        .where("purpose", "=", row.purpose)
-        .where("used_at", "is", null)
-        .execute();
-      await this.db.insertInto("one_time_tokens").values(row).execute();
-    };
-    await (row.purpose === "phone_change" ? write() : writingForNobody(write));
+    await this.db
+      .updateTable("one_time_tokens")
+      .set({ used_at: row.created_at })
+      .where("relates_to", "=", row.relates_to)
+      .where("purpose", "=", row.purpose)
+      .where("used_at", "is", null)
+      .execute();
+    await this.db.insertInto("one_time_tokens").values(row).execute();
   }
   /** Unused, unexpired one-time tokens of the given purposes, matched on one column. */
   #activeTokens(column: "relates_to" | "user_id" | "token_hash", value: string, purposes: string[], now: string) {
@@ -288,32 +265,35 @@ export class AuthRepository {
     return this.#activeTokens("token_hash", tokenHash, purposes, now).executeTakeFirst();
   }
   /** Counts a wrong try; past the limit the code is spent (true: this try spent it). */
-  failTokenAttempt(token: CodeOf, maxAttempts: number, now: string): Promise<boolean> {
-    return writingForCode(token, async () => {
-      const row = await this.db
-        .updateTable("one_time_tokens")
-        .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
-        .where("id", "=", token.id)
-        .returning("attempts")
-        .executeTakeFirst();
-      if (row && row.attempts >= maxAttempts) {
-        await this.db.updateTable("one_time_tokens").set({ used_at: now }).where("id", "=", token.id).execute();
-        return true;
-      }
-      return false;
-    });
-  }
-  /** Single use: true only for the call that consumed it. */
-  consumeToken(token: CodeOf, now: string): Promise<boolean> {
-    return writingForCode(token, async () => {
-      const r = await this.db
+  async failTokenAttempt(token: CodeOf, maxAttempts: number, now: string): Promise<boolean> {
+    const row = await this.db
+      .updateTable("one_time_tokens")
+      .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+      .where("id", "=", token.id)
+      .$call(ofUser(token))
+      .returning("attempts")
+      .executeTakeFirst();
+    if (row && row.attempts >= maxAttempts) {
+      await this.db
         .updateTable("one_time_tokens")
         .set({ used_at: now })
         .where("id", "=", token.id)
-        .where("used_at", "is", null)
-        .executeTakeFirst();
-      return Number(r.numUpdatedRows) === 1;
-    });
+        .$call(ofUser(token))
+        .execute();
+      return true;
+    }
+    return false;
+  }
+  /** Single use: true only for the call that consumed it. */
+  async consumeToken(token: CodeOf, now: string): Promise<boolean> {
+    const r = await this.db
+      .updateTable("one_time_tokens")
+      .set({ used_at: now })
+      .where("id", "=", token.id)
+      .$call(ofUser(token))
+      .where("used_at", "is", null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
   }
 
   // ── PKCE flow state ──
@@ -369,12 +349,10 @@ export class AuthRepository {
     return this.db.selectFrom("profiles").selectAll().where("user_id", "=", userId).executeTakeFirst();
   }
   async upsertProfile(row: Insertable<ProfilesTable>, update: Updateable<ProfilesTable>) {
-    await writingFor(row.user_id, () =>
-      this.db
-        .insertInto("profiles")
-        .values(row)
-        .onConflict((oc) => oc.column("user_id").doUpdateSet(update))
-        .execute(),
-    );
+    await this.db
+      .insertInto("profiles")
+      .values(row)
+      .onConflict((oc) => oc.column("user_id").doUpdateSet(update))
+      .execute();
   }
 }

@@ -3,6 +3,7 @@ import type { AuthCoreDeps, Caller, RequestMeta } from "./auth-core.ts";
 import { AdminBootstrap } from "./bootstrap.ts";
 import { CodesService } from "./codes.service.ts";
 import { MfaService } from "./mfa.service.ts";
+import { OperatorAccessService } from "./operator-access.service.ts";
 import { SessionsService } from "./sessions.service.ts";
 import { UserAccountsService } from "./user-accounts.service.ts";
 
@@ -21,6 +22,7 @@ export class AuthService {
   readonly accounts: UserAccountsService;
   readonly mfa: MfaService;
   readonly admin: AdminService;
+  readonly operators: OperatorAccessService;
   readonly #bootstrap: AdminBootstrap;
 
   constructor(deps: AuthServiceDeps) {
@@ -29,6 +31,7 @@ export class AuthService {
     this.accounts = new UserAccountsService(deps, { sessions: this.sessions, codes: this.codes });
     this.mfa = new MfaService(deps, { sessions: this.sessions });
     this.admin = new AdminService(deps, { codes: this.codes });
+    this.operators = new OperatorAccessService(deps, { codes: this.codes, admin: this.admin });
     this.#bootstrap = new AdminBootstrap(deps);
   }
 
@@ -53,11 +56,8 @@ export class AuthService {
     return this.accounts.deleteUser(id, meta, by);
   }
   /** The console's team and people pages: invite (e-mail or phone), change app_metadata, block, end sessions. */
-  invite(input: Record<string, unknown>, meta: Parameters<AdminService["invite"]>[1]) {
-    return this.admin.invite(input, meta);
-  }
-  invitePhone(input: Parameters<AdminService["invitePhone"]>[0], meta: Parameters<AdminService["invitePhone"]>[1]) {
-    return this.admin.invitePhone(input, meta);
+  inviteOperator(input: Parameters<OperatorAccessService["invite"]>[0], meta: Parameters<OperatorAccessService["invite"]>[1]) {
+    return this.operators.invite(input, meta);
   }
   adminUpdateUser(id: string, input: Record<string, unknown>, meta: RequestMeta) {
     return this.admin.adminUpdateUser(id, input, meta);

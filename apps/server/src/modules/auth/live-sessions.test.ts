@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type DatabaseHandle, openDatabase } from "../../db/database.ts";
+import { WriteWatch } from "../../db/write-watch.ts";
 import type { App } from "../../deps.ts";
 import { InProcessBus } from "../../infrastructure/bus/in-process-bus.ts";
 import { createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
@@ -61,7 +63,7 @@ describe("LiveSessions", () => {
       },
     });
     const pending = live.isActive("s1");
-    await live.ended({ sessionId: "s1" });
+    live.forget(new Set(["s1"]));
     release();
     await pending;
     expect(live.size).toBe(0);
@@ -84,9 +86,9 @@ describe("LiveSessions", () => {
   it("drops every session of a user, and everything on a gap or an unknown signal", async () => {
     const bus = new InProcessBus();
     const live = new LiveSessions({ maxBytes: 1_000_000, lookup: async (id) => row(id.startsWith("a") ? "ua" : "ub") });
-    await live.listen(bus);
+    await live.start({ database: { writes: new WriteWatch() }, bus });
     for (const id of ["a1", "a2", "b1"]) await live.isActive(id);
-    await live.ended({ userId: "ua" });
+    live.forget(new Set(["ua"]));
     expect(live.size).toBe(1);
     await bus.publish("auth_sessions_ended", "?");
     await new Promise((r) => setImmediate(r));
@@ -134,11 +136,17 @@ const logout = (app: App, token: string, scope: string) =>
 describe("sessions that end are refused on the next request (one app)", () => {
   let t: TestApp;
   let app: App;
+  let behindItsBack: DatabaseHandle;
   beforeAll(async () => {
     t = await createTestApp({ AUTH_RATE_LIMIT_FACTOR: "1000" });
     app = t.app;
+    // A second connection to the same database: its writes are not seen by the app's write watch.
+    behindItsBack = openDatabase(t.config.database);
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await behindItsBack?.close();
+    await t?.close();
+  });
 
   const serviceRole = () => ({
     apikey: app.deps.auth.keys.serviceRoleKey,
@@ -148,9 +156,23 @@ describe("sessions that end are refused on the next request (one app)", () => {
   it("serves a signed-in request without reading the session again", async () => {
     const s = await signUp(app);
     expect((await profile(app, s.token)).statusCode).toBe(200);
-    // Removed behind the app's back (no sign-out path): only the cache can still say "live".
-    await app.deps.db.deleteFrom("sessions").where("user_id", "=", s.user.id).execute();
+    // Removed behind the app's back (another connection): only the cache can still say "live".
+    await behindItsBack.db.deleteFrom("sessions").where("user_id", "=", s.user.id).execute();
     expect((await profile(app, s.token)).statusCode).toBe(200);
+  });
+
+  it("a session removed by any code through the app's database is refused at once, by id or by user", async () => {
+    const [one, two] = [await signUp(app), await signUp(app)];
+    for (const s of [one, two]) expect((await profile(app, s.token)).statusCode).toBe(200);
+    // No sign-out path and no declaration: the write watch reads which sessions the statement removed.
+    const { id } = await app.deps.db
+      .selectFrom("sessions")
+      .select("id")
+      .where("user_id", "=", one.user.id)
+      .executeTakeFirstOrThrow();
+    await app.deps.db.deleteFrom("sessions").where("id", "=", id).execute();
+    await app.deps.db.deleteFrom("sessions").where("user_id", "=", two.user.id).execute();
+    for (const s of [one, two]) expect((await profile(app, s.token)).statusCode).toBe(401);
   });
 
   it("log-out (local) ends the session at once", async () => {

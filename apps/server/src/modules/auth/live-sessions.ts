@@ -1,4 +1,7 @@
+import type { DatabaseHandle } from "../../db/database.ts";
 import type { MessageBus } from "../../infrastructure/bus/bus.ts";
+import { Cache } from "../../infrastructure/cache/cache.ts";
+import { type Changed, onTableChanges } from "../../infrastructure/cache/table-changes.ts";
 
 /** What the database says about a session the cache does not hold: its user, and until when it may stay idle. */
 export interface LiveSessionRow {
@@ -7,34 +10,23 @@ export interface LiveSessionRow {
   idleUntil: number;
 }
 
-/** What ended: one session, or every session of one user (sign-out everywhere, password reset, ban, deletion). */
-export type SessionsEnded = { sessionId: string } | { userId: string };
-
 export const SESSIONS_ENDED_CHANNEL = "auth_sessions_ended";
 
-// Estimated V8 cost of one entry beyond its strings: the entry object, its Map slot and its per-user Set slot.
-// Deliberately generous, so that the byte bound is an upper bound.
-const ENTRY_OVERHEAD_BYTES = 320;
-
-interface Entry extends LiveSessionRow {
-  bytes: number;
-}
+// The per-user index's Set slot beyond the Cache's own estimate; generous, so the byte bound is an upper bound.
+const INDEX_BYTES = 120;
 
 /**
  * "This session is still signed in", remembered in memory so that an authenticated request costs no database
- * round trip. Correctness rests on invalidation: every place a session ends goes through the repository, which
- * calls `ended` after the change is committed; `ended` drops the entries here and publishes on the bus so every
- * replica drops them too before the request that ended them is answered. Bounded in bytes, least recently used out.
+ * round trip. Correctness rests on the write watch, not on the code that ends sessions: any committed write to
+ * a session row (by its id, or by its user's id: sign-out everywhere, a password reset, a role change, a ban)
+ * or to its user (a deletion takes the sessions along) forgets those sessions here and, through the bus, on
+ * every replica before the request that wrote is answered; a write whose rows cannot be told forgets them all.
  */
 export class LiveSessions {
-  readonly #entries = new Map<string, Entry>();
+  readonly #cache: Cache<LiveSessionRow>;
   readonly #byUser = new Map<string, Set<string>>();
-  readonly #maxBytes: number;
   readonly #lookup: (sessionId: string) => Promise<LiveSessionRow | undefined>;
   readonly #now: () => number;
-  #bytes = 0;
-  // Bumped by every invalidation: a lookup that started before one must not store what it read.
-  #epoch = 0;
   #bus: MessageBus | null = null;
 
   constructor(options: {
@@ -42,27 +34,37 @@ export class LiveSessions {
     lookup: (sessionId: string) => Promise<LiveSessionRow | undefined>;
     now?: () => number;
   }) {
-    this.#maxBytes = options.maxBytes;
     this.#lookup = options.lookup;
     this.#now = options.now ?? Date.now;
+    this.#cache = new Cache<LiveSessionRow>({
+      maxBytes: options.maxBytes,
+      sizeOf: (row) => INDEX_BYTES + 2 * row.userId.length,
+      // While this replica may be missing other replicas' signals, only the database can say.
+      live: () => this.#bus?.live ?? true,
+      onRemove: (row, sessionId) => {
+        const sessions = this.#byUser.get(row.userId);
+        sessions?.delete(sessionId);
+        if (sessions?.size === 0) this.#byUser.delete(row.userId);
+      },
+    });
   }
 
-  /** Listens for sessions ended on other replicas; a gap in the signals (a dropped LISTEN) forgets everything. */
-  async listen(bus: MessageBus): Promise<void> {
-    this.#bus = bus;
-    await bus.subscribe(
-      SESSIONS_ENDED_CHANNEL,
-      (payload) => this.#drop(parsePayload(payload)),
-      () => this.clear(),
-    );
+  /** Forgets sessions on every committed write to their rows or their users', here and on other replicas. */
+  async start(deps: { database: Pick<DatabaseHandle, "writes">; bus: MessageBus }): Promise<() => Promise<void>> {
+    this.#bus = deps.bus;
+    return onTableChanges(deps, {
+      channel: SESSIONS_ENDED_CHANNEL,
+      tables: { sessions: ["id", "user_id"], users: ["id"] },
+      onChange: (changed) => this.forget(changed),
+    });
   }
 
   get size(): number {
-    return this.#entries.size;
+    return this.#cache.size;
   }
 
   get bytes(): number {
-    return this.#bytes;
+    return this.#cache.bytes;
   }
 
   /**
@@ -70,75 +72,37 @@ export class LiveSessions {
    * being heard); false means "ask isActive", not "ended". Synchronous, for answers served from memory.
    */
   knownActive(sessionId: string): boolean {
-    // While this replica may be missing other replicas' signals, only the database can say.
-    const cached = this.#bus && !this.#bus.live ? undefined : this.#entries.get(sessionId);
-    if (!cached || cached.idleUntil <= this.#now()) return false;
-    // Most recently used goes last: Map keeps insertion order, so the first key is the one to evict.
-    this.#entries.delete(sessionId);
-    this.#entries.set(sessionId, cached);
-    return true;
+    const held = this.#cache.get(sessionId);
+    return held !== undefined && held.idleUntil > this.#now();
   }
 
   async isActive(sessionId: string): Promise<boolean> {
     if (this.knownActive(sessionId)) return true;
-    const epoch = this.#epoch;
+    const current = this.#cache.begin();
     const row = await this.#lookup(sessionId);
     if (!row || row.idleUntil <= this.#now()) return false;
-    if (epoch === this.#epoch) this.#store(sessionId, row);
+    // A lookup that a forget overtook may have read a session that has since ended: answer it, do not keep it.
+    if (current()) {
+      this.#cache.set(sessionId, row);
+      if (this.#cache.get(sessionId)) {
+        const sessions = this.#byUser.get(row.userId);
+        if (sessions) sessions.add(sessionId);
+        else this.#byUser.set(row.userId, new Set([sessionId]));
+      }
+    }
     return true;
   }
 
-  /** Called once a change that ended sessions is committed. Resolves after every replica has been told. */
-  async ended(what: SessionsEnded): Promise<void> {
-    this.#drop(what);
-    await this.#bus?.publish(SESSIONS_ENDED_CHANNEL, "sessionId" in what ? `s:${what.sessionId}` : `u:${what.userId}`, {
-      confirm: true,
-    });
-  }
-
-  clear(): void {
-    this.#epoch++;
-    this.#entries.clear();
-    this.#byUser.clear();
-    this.#bytes = 0;
-  }
-
-  #drop(what: SessionsEnded | null): void {
-    this.#epoch++;
-    if (!what) this.clear();
-    else if ("sessionId" in what) this.#remove(what.sessionId);
-    else for (const sessionId of this.#byUser.get(what.userId) ?? []) this.#remove(sessionId);
-  }
-
-  #store(sessionId: string, row: LiveSessionRow): void {
-    const bytes = ENTRY_OVERHEAD_BYTES + 2 * (sessionId.length + row.userId.length);
-    if (bytes > this.#maxBytes) return;
-    while (this.#bytes + bytes > this.#maxBytes) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.#remove(oldest);
+  /** Forgets the sessions named, and every session of the users named; everything for null. */
+  forget(changed: Changed): void {
+    if (!changed) {
+      this.#cache.clear();
+      this.#byUser.clear();
+      return;
     }
-    this.#entries.set(sessionId, { ...row, bytes });
-    this.#bytes += bytes;
-    const sessions = this.#byUser.get(row.userId);
-    if (sessions) sessions.add(sessionId);
-    else this.#byUser.set(row.userId, new Set([sessionId]));
+    for (const key of changed) {
+      this.#cache.forget(key);
+      for (const sessionId of [...(this.#byUser.get(key) ?? [])]) this.#cache.forget(sessionId);
+    }
   }
-
-  #remove(sessionId: string): void {
-    const entry = this.#entries.get(sessionId);
-    if (!entry) return;
-    this.#entries.delete(sessionId);
-    this.#bytes -= entry.bytes;
-    const sessions = this.#byUser.get(entry.userId);
-    sessions?.delete(sessionId);
-    if (sessions?.size === 0) this.#byUser.delete(entry.userId);
-  }
-}
-
-function parsePayload(payload: string): SessionsEnded | null {
-  const id = payload.slice(2);
-  if (payload.startsWith("s:") && id) return { sessionId: id };
-  if (payload.startsWith("u:") && id) return { userId: id };
-  return null; // not ours to understand: forgetting everything is always safe
 }

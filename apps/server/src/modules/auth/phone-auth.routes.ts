@@ -11,6 +11,7 @@ import {
   sendOtpRequestSchema,
   sendOtpResponseSchema,
   teamJoinSchema,
+  teamRecoverSchema,
   verifyOtpRequestSchema,
   verifyOtpResponseSchema,
 } from "@hikaya/contracts";
@@ -77,19 +78,58 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
     async (request) => phoneAuth().sendOtp(request.body, meta(request)),
   );
 
+  // The console's own links (operator-access.service.ts): links are built from PUBLIC_URL, never the Host header.
+  const linkMeta = (request: FastifyRequest) => ({
+    ...meta(request),
+    origin: app.deps.config.publicUrl ?? `http://localhost:${app.deps.config.port}`,
+  });
+  const operators = () => app.deps.auth.service.operators;
+
   app.post(
     "/team/join",
     {
       schema: {
         tags: ["auth"],
-        summary: "Someone invited to the console by phone sets their password with the invitation's code",
+        summary: "Someone invited to the console sets their password with the code their invitation's link carried",
         body: teamJoinSchema,
         response: { 200: accountMessageSchema, ...errorResponses(400, 422, 429) },
       },
     },
     async (request) => {
-      await phoneAuth().joinTeam(request.body, meta(request));
+      await operators().setPassword("invite", request.body, meta(request));
       return { message: "Invitation accepted" };
+    },
+  );
+
+  app.post(
+    "/team/recover",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "An operator's forgotten password: a code and a link to the console's reset page, if the account is one",
+        body: teamRecoverSchema,
+        response: { 200: accountMessageSchema, ...errorResponses(400, 429) },
+      },
+    },
+    async (request) => {
+      await operators().recover(request.body, linkMeta(request));
+      return { message: "If this is an operator's account, a link is on its way" };
+    },
+  );
+
+  app.post(
+    "/team/reset-password",
+    {
+      schema: {
+        tags: ["auth"],
+        summary: "An operator sets a new password with the code their reset link carried; every session ends",
+        body: teamJoinSchema,
+        response: { 200: accountMessageSchema, ...errorResponses(400, 422, 429) },
+      },
+    },
+    async (request) => {
+      await operators().setPassword("recovery", request.body, meta(request));
+      return { message: "Password reset successfully" };
     },
   );
 

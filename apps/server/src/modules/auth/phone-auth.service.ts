@@ -1,9 +1,9 @@
-import { type AccountUser, type CreateAccountUserRequest, type Language, normalizeDigits } from "@hikaya/contracts";
+import type { AccountUser, CreateAccountUserRequest, Language } from "@hikaya/contracts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import { AuthCore, type AuthCoreDeps, type Caller, RESET_TOKEN_TTL_MS, type RequestMeta } from "./auth-core.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
-import { gotruePhone, phoneWithCountry, resolveCountry } from "./phone.ts";
+import { phoneWithCountry, resolveCountry } from "./phone.ts";
 import { randomToken, verifyPassword } from "./secrets.ts";
 import { authText } from "./texts.ts";
 import type { UserAccountsService } from "./user-accounts.service.ts";
@@ -125,36 +125,6 @@ export class PhoneAuthService extends AuthCore {
     const language = await this.languageOf(user.id, meta);
     await this.send("sms", user.phone, authText("resetLink", language, { code, link }), "recovery");
     await this.audit(user.id, "api_recovery_requested", meta, { known: true, by: "admin" });
-  }
-
-  /**
-   * The person invited by phone chooses their password with the invitation's code. A used, expired or wrong code
-   * changes nothing; the password is checked before the code is spent, so a weak one does not waste the invitation.
-   */
-  async joinTeam(input: { phone: string; code: string; password: string }, meta: RequestMeta): Promise<void> {
-    const phone = gotruePhone(normalizeDigits(input.phone));
-    const password = this.checkPassword(input.password);
-    await this.limiter.hit("verifyPerIp", meta.ip);
-    const invalid = () => new AppError("invite_invalid", "This invitation code was already used or has expired");
-    if (!phone) throw invalid();
-    await this.limiter.hit("verifyPerAccount", phone);
-    let row: Awaited<ReturnType<CodesService["consumeCode"]>>;
-    try {
-      row = await this.#codes.consumeCode(["invite"], phone, input.code);
-    } catch (error) {
-      if (error instanceof AuthError && error.appCode === "too_many_attempts") throw error.toAppError();
-      if (error instanceof AuthError) throw invalid();
-      throw error;
-    }
-    const user = row.user_id ? await this.repo.findUserById(row.user_id) : undefined;
-    if (!user || user.phone !== phone) throw invalid();
-    const now = new Date().toISOString();
-    await this.repo.updateUser(user.id, {
-      encrypted_password: await this.hashPassword(password),
-      phone_confirmed_at: user.phone_confirmed_at ?? now,
-      updated_at: now,
-    });
-    await this.audit(user.id, "user_invite_accepted", meta, { channel: "sms" });
   }
 
   /** A correct code buys a short-lived, single-use reset token. */

@@ -13,6 +13,7 @@ const TEXTS = {
     signInLink: "Your Hikaya sign-in code is {code}. Or open {link}",
     resetLink: "Your Hikaya password reset code is {code}. Or open {link}",
     inviteLink: "You are invited to Hikaya. Your code is {code}. Or open {link}",
+    operatorAdded: "You have joined the Hikaya console team. Sign in with your usual password at {link}",
   },
   ar: {
     code: "رمزك في حكاية: {code}",
@@ -22,6 +23,7 @@ const TEXTS = {
     signInLink: "رمز تسجيل الدخول إلى حكاية: {code}. أو افتح الرابط: {link}",
     resetLink: "رمز إعادة تعيين كلمة المرور في حكاية: {code}. أو افتح الرابط: {link}",
     inviteLink: "أنت مدعوّ إلى حكاية. رمزك: {code}. أو افتح الرابط: {link}",
+    operatorAdded: "انضممت إلى فريق لوحة تحكم حكاية. سجّل الدخول بكلمة مرورك المعتادة من الرابط: {link}",
   },
 } as const satisfies Record<Language, Record<string, string>>;
 

@@ -1,18 +1,19 @@
 import type { AppDeps } from "../../deps.ts";
-import { startMirrorCache } from "../../infrastructure/cache/mirror-cache.ts";
+import { startTableCache } from "../../infrastructure/cache/cache.ts";
 import type { SupabaseUser } from "./user-view.ts";
 
 export const USER_VIEWS_CHANNEL = "auth_user_views";
 // A sixteenth of CACHE_MAX_BYTES (4 MB at the default); the shares are listed in config.ts.
 export const USER_VIEWS_SHARE = 0.0625;
 /**
- * Every table a user object is read from: a committed write to any of them, on any replica, forgets the view of
- * the person it declared (auth.repository), else every view.
+ * Every table a user object is read from, by its person column: a committed write to any of them, on any replica,
+ * forgets the views of the people whose rows it wrote, else every view.
  */
-const USER_VIEW_TABLES = ["users", "identities", "mfa_factors", "one_time_tokens"];
+const USER_VIEW_TABLES = { users: ["id"], identities: ["user_id"], mfa_factors: ["user_id"], one_time_tokens: ["user_id"] };
 
 interface HeldView {
-  json: Buffer;
+  /** Null: no such user (the full path answers). */
+  json: Buffer | null;
   /** Epoch ms after which the view no longer holds by itself (a pending phone change's code expires). */
   until: number;
 }
@@ -26,15 +27,15 @@ export async function startUserViewCache(
   deps: Pick<AppDeps, "database" | "bus" | "config" | "auth">,
   load: (userId: string) => Promise<{ view: SupabaseUser; until: number } | null>,
 ) {
-  const { cache, stop } = await startMirrorCache<HeldView | null>(deps, {
+  const { cache, stop } = await startTableCache<HeldView>(deps, {
     channel: USER_VIEWS_CHANNEL,
     tables: USER_VIEW_TABLES,
     maxBytes: Math.floor(deps.config.cacheMaxBytes * USER_VIEWS_SHARE),
-    sizeOf: (held) => held?.json.byteLength ?? 0,
+    sizeOf: (held) => held.json?.byteLength ?? 0,
   });
-  const read = async (userId: string): Promise<HeldView | null> => {
+  const read = async (userId: string): Promise<HeldView> => {
     const found = await load(userId);
-    return found && { json: Buffer.from(JSON.stringify(found.view)), until: found.until };
+    return found ? { json: Buffer.from(JSON.stringify(found.view)), until: found.until } : { json: null, until: Infinity };
   };
 
   /**
@@ -44,8 +45,8 @@ export async function startUserViewCache(
   function heldJson(token: string): Buffer | undefined {
     const claims = deps.auth.tokens.verifiedClaims(token);
     if (!claims || !deps.auth.sessions.knownActive(claims.session_id)) return undefined;
-    const held = cache.peek(claims.sub);
-    return held && held.until > Date.now() ? held.json : undefined;
+    const held = cache.get(claims.sub);
+    return held?.json && held.until > Date.now() ? held.json : undefined;
   }
 
   /** The caller's user object as JSON bytes, or null when the full path must answer. */
@@ -59,12 +60,12 @@ export async function startUserViewCache(
     } catch {
       return null;
     }
-    let held = await cache.get(userId, () => read(userId));
-    if (held && held.until <= Date.now()) {
+    let held = await cache.read(userId, () => read(userId));
+    if (held.until <= Date.now()) {
       cache.forget(userId);
-      held = await cache.get(userId, () => read(userId));
+      held = await cache.read(userId, () => read(userId));
     }
-    return held?.json ?? null;
+    return held.json;
   }
   return { heldJson, userJson, stop };
 }

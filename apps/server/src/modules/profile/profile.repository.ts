@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
-import { writingFor } from "../../db/write-watch.ts";
 
 type Db = Kysely<Database>;
 
@@ -31,11 +30,9 @@ export async function upsertProfileFields(
   fields: Partial<{ name: string; city: string; gender: string; age_group: string; time_zone: string }>,
 ) {
   const now = new Date().toISOString();
-  await writingFor(userId, () =>
-    db
-      .insertInto("profiles")
-      .values({ user_id: userId, ...fields, from_landing_page: 0, agree_to_reminder: 1, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.column("user_id").doUpdateSet({ ...fields, updated_at: now }))
-      .execute(),
-  );
+  await db
+    .insertInto("profiles")
+    .values({ user_id: userId, ...fields, from_landing_page: 0, agree_to_reminder: 1, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column("user_id").doUpdateSet({ ...fields, updated_at: now }))
+    .execute();
 }

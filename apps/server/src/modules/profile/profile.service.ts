@@ -1,7 +1,7 @@
 import { AGE_GROUPS, GENDERS, type Profile, type ProfileUpdateFields } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
-import { type MirrorCache, startMirrorCache } from "../../infrastructure/cache/mirror-cache.ts";
+import { type Cache, startTableCache } from "../../infrastructure/cache/cache.ts";
 import { watchedStoriesOf } from "../progress/progress.service.ts";
 import { countryLabel } from "./country-label.ts";
 import { findProfileRow, upsertProfileFields } from "./profile.repository.ts";
@@ -12,17 +12,17 @@ export const PROFILE_CHANGED_CHANNEL = "profile_changed";
 // A sixteenth of CACHE_MAX_BYTES (4 MB at the default); the shares are listed in config.ts.
 export const PROFILE_SHARE = 0.0625;
 /**
- * Every table a profile is read from: a committed write to any of them, on any replica, forgets the answers of
- * the person it declared (both shapes), else every answer.
+ * Every table a profile is read from, by its person column: a committed write to any of them, on any replica,
+ * forgets the answers (both shapes) of the people whose rows it wrote, else every answer.
  */
-const PROFILE_TABLES = ["users", "profiles", "progress", "stories"];
-const answers = new WeakMap<object, MirrorCache<Buffer>>();
+const PROFILE_TABLES = { users: ["id"], profiles: ["user_id"], progress: ["user_id"], stories: [] };
+const answers = new WeakMap<object, Cache<Buffer>>();
 
 const answerKey = (userId: string, envelope: boolean) => `${envelope ? "e" : "p"}:${userId}`;
 
 /** Starts the in-memory profile answers for this app (app.ts, at start-up). */
 export async function startProfileCache(deps: AppDeps): Promise<() => Promise<void>> {
-  const { cache, stop } = await startMirrorCache<Buffer>(deps, {
+  const { cache, stop } = await startTableCache<Buffer>(deps, {
     channel: PROFILE_CHANGED_CHANNEL,
     tables: PROFILE_TABLES,
     maxBytes: Math.floor(deps.config.cacheMaxBytes * PROFILE_SHARE),
@@ -46,7 +46,7 @@ export async function profileJson(deps: Deps, userId: string, envelope: boolean)
     return Buffer.from(JSON.stringify(envelope ? { code: 200, data: profile } : profile));
   };
   const cache = answers.get(deps.db);
-  return cache ? cache.get(answerKey(userId, envelope), build) : build();
+  return cache ? cache.read(answerKey(userId, envelope), build) : build();
 }
 
 const oneOf = <T extends string>(list: readonly T[], value: string | null): T | null =>

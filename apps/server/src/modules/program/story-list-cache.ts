@@ -1,12 +1,11 @@
 import type { AppDeps } from "../../deps.ts";
-import { ByteLru } from "../../infrastructure/cache/byte-lru.ts";
+import { Cache } from "../../infrastructure/cache/cache.ts";
 import { onTableChanges } from "../../infrastructure/cache/table-changes.ts";
 
 export const STORY_LIST_CHANNEL = "story_list_changed";
-// A quarter of CACHE_MAX_BYTES (16 MB at the default); the shares are listed in config.ts.
-export const STORY_LIST_SHARE = 0.25;
-// A Map slot and the entry object beyond the key's string and the bytes themselves; generous.
-const ENTRY_OVERHEAD_BYTES = 200;
+// 3/16 of CACHE_MAX_BYTES (12 MB at the default, far more than the answers of every kind of viewer); the shares are
+// listed in config.ts.
+export const STORY_LIST_SHARE = 0.1875;
 const ROWS_KEY = "\0rows";
 
 /**
@@ -16,50 +15,32 @@ const ROWS_KEY = "\0rows";
  * write to the stories table on any replica, or until the signed links in the answers roll over.
  */
 export class StoryListCache<Row> {
-  readonly #entries: ByteLru<string, Buffer | Row[]>;
+  readonly #cache: Cache<Buffer | Row[]>;
   #expires = 0;
-  // Bumped by every invalidation: an answer built from rows read before one must not be stored.
-  #epoch = 0;
-
-  readonly #live: () => boolean;
 
   /** `live`: false while changes may go unheard (the bus is down): then every answer is built from the database. */
   constructor(maxBytes: number, live: () => boolean = () => true) {
-    this.#entries = new ByteLru(maxBytes);
-    this.#live = live;
+    const sizeOf = (held: Buffer | Row[]) => (held instanceof Buffer ? held.byteLength : 2 * JSON.stringify(held).length);
+    this.#cache = new Cache({ maxBytes, sizeOf, live });
   }
 
   get bytes(): number {
-    return this.#entries.bytes;
-  }
-
-  get maxBytes(): number {
-    return this.#entries.maxBytes;
+    return this.#cache.bytes;
   }
 
   /** The answer for `key`, built from the rows (read with `load` when not held) when it is not held itself. */
   async answer(key: string, expires: number, load: () => Promise<Row[]>, build: (rows: Row[]) => Buffer): Promise<Buffer> {
-    if (!this.#live()) return build(await load());
     if (expires !== this.#expires) {
-      this.clear();
+      this.#cache.clear();
       this.#expires = expires;
     }
-    const held = this.#entries.get(key);
-    if (held instanceof Buffer) return held;
-    const epoch = this.#epoch;
-    let rows = this.#entries.get(ROWS_KEY) as Row[] | undefined;
-    if (!rows) {
-      rows = await load();
-      if (epoch === this.#epoch) this.#entries.set(ROWS_KEY, rows, ENTRY_OVERHEAD_BYTES + 2 * JSON.stringify(rows).length);
-    }
-    const json = build(rows);
-    if (epoch === this.#epoch) this.#entries.set(key, json, ENTRY_OVERHEAD_BYTES + 2 * key.length + json.byteLength);
-    return json;
+    // Both reads store nothing when a change overlapped them (Cache.read), so neither old rows nor an answer built
+    // from them outlive it.
+    return (await this.#cache.read(key, async () => build((await this.#cache.read(ROWS_KEY, load)) as Row[]))) as Buffer;
   }
 
   clear(): void {
-    this.#epoch++;
-    this.#entries.clear();
+    this.#cache.clear();
   }
 }
 
@@ -72,7 +53,7 @@ export async function startStoryListCache(
   const cache = new StoryListCache<unknown>(Math.floor(deps.config.cacheMaxBytes * STORY_LIST_SHARE), () => deps.bus.live);
   const stop = await onTableChanges(deps, {
     channel: STORY_LIST_CHANNEL,
-    tables: ["stories"],
+    tables: { stories: [] },
     onChange: () => cache.clear(),
   });
   caches.set(deps.db, cache);

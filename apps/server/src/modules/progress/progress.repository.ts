@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
-import { writingFor } from "../../db/write-watch.ts";
 
 type Db = Kysely<Database>;
 
@@ -34,12 +33,10 @@ export async function insertWatch(
   db: Db,
   row: { user_id: string; story_id: string; story_position: number; watched_at: string },
 ) {
-  const result = await writingFor(row.user_id, () =>
-    db
-      .insertInto("progress")
-      .values(row)
-      .onConflict((oc) => oc.columns(["user_id", "story_id"]).doNothing())
-      .executeTakeFirst(),
-  );
+  const result = await db
+    .insertInto("progress")
+    .values(row)
+    .onConflict((oc) => oc.columns(["user_id", "story_id"]).doNothing())
+    .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }

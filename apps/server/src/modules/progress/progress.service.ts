@@ -20,7 +20,7 @@ export async function watchedStoriesOf(deps: Pick<AppDeps, "db">, userId: string
 
 /** The person's furthest watched order, from memory while no progress or story changed (last-watched.ts). */
 export const lastWatchedOrderOf = (deps: Pick<AppDeps, "db">, userId: string): Promise<number> =>
-  lastWatchedCacheOf(deps.db)?.get(userId, () => findLastWatchedOrder(deps.db, userId)) ?? findLastWatchedOrder(deps.db, userId);
+  lastWatchedCacheOf(deps.db)?.read(userId, () => findLastWatchedOrder(deps.db, userId)) ?? findLastWatchedOrder(deps.db, userId);
 
 /** Starts the in-memory furthest-watched orders for this app (app.ts, at start-up). */
 export const startProgressCache = (deps: AppDeps) => startLastWatchedCache(deps);

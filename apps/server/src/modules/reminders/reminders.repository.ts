@@ -2,7 +2,6 @@ import type { Insertable, Kysely, Selectable, Transaction } from "kysely";
 import type { DB } from "../../db/database.ts";
 import { type DialectName, supportsSkipLocked } from "../../db/dialect.ts";
 import type { Database, ReminderJobsTable, ReminderSettingsTable } from "../../db/schema.ts";
-import { writingFor } from "../../db/write-watch.ts";
 
 /** Every query of reminders and push subscriptions. Private to the module: other modules call its services. */
 type Db = DB | Kysely<Database> | Transaction<Database>;
@@ -293,13 +292,11 @@ export async function recordInboundMessage(db: Db, messageSid: string, now: stri
 }
 
 export async function turnOffReminders(db: Db, userId: string, via: string, now: string): Promise<void> {
-  await writingFor(userId, () =>
-    db
-      .updateTable("profiles")
-      .set({ agree_to_reminder: 0, agree_to_reminder_at: now, reminders_stopped_via: via, updated_at: now })
-      .where("user_id", "=", userId)
-      .execute(),
-  );
+  await db
+    .updateTable("profiles")
+    .set({ agree_to_reminder: 0, agree_to_reminder_at: now, reminders_stopped_via: via, updated_at: now })
+    .where("user_id", "=", userId)
+    .execute();
 }
 
 export async function findLanguage(db: Db, userId: string): Promise<string | null> {

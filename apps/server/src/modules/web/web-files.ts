@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ByteLru } from "../../infrastructure/cache/byte-lru.ts";
+import { Cache } from "../../infrastructure/cache/cache.ts";
 
 /** Files of the web build up to this size (the HTML, most chunks, icons, the manifest) are answered from memory. */
 export const SMALL_WEB_FILE_BYTES = 64 * 1024;
@@ -9,7 +9,6 @@ export const SMALL_WEB_FILE_BYTES = 64 * 1024;
 export const WEB_FILES_SHARE = 0.0625;
 /** A held file is checked against the disk (one stat) at most this often: a new build shows within this time. */
 export const WEB_REVALIDATE_MS = 10_000;
-const ENTRY_OVERHEAD_BYTES = 600;
 const PLAIN_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 /** A path inside the build made of plain segments: no dot segments, no dotfiles, no backslashes or escapes. */
@@ -50,12 +49,14 @@ interface WebFile {
  */
 export class WebFiles {
   readonly #root: string;
-  readonly #entries: ByteLru<string, WebFile | { large: true; checkedAt: number }>;
+  readonly #entries: Cache<WebFile | { large: true; checkedAt: number }>;
   readonly #now: () => number;
 
   constructor(root: string, maxBytes: number, now: () => number = () => Date.now()) {
     this.#root = root;
-    this.#entries = new ByteLru(maxBytes);
+    const sizeOf = (held: WebFile | { large: true; checkedAt: number }) =>
+      "large" in held ? 0 : held.bodies.identity.length + (held.bodies.br?.length ?? 0) + (held.bodies.gzip?.length ?? 0);
+    this.#entries = new Cache({ maxBytes, sizeOf });
     this.#now = now;
   }
 
@@ -106,7 +107,7 @@ export class WebFiles {
       return held;
     }
     if (info.size > SMALL_WEB_FILE_BYTES) {
-      this.#entries.set(file, { large: true, checkedAt: now }, ENTRY_OVERHEAD_BYTES + 2 * file.length);
+      this.#entries.set(file, { large: true, checkedAt: now });
       return null;
     }
     const [identity, br, gzip] = await Promise.all([
@@ -127,8 +128,7 @@ export class WebFiles {
       bodies: { identity, ...(br ? { br } : {}), ...(gzip ? { gzip } : {}) },
       checkedAt: now,
     };
-    const bytes = identity.length + (br?.length ?? 0) + (gzip?.length ?? 0);
-    this.#entries.set(file, entry, ENTRY_OVERHEAD_BYTES + 2 * file.length + bytes);
+    this.#entries.set(file, entry);
     return entry;
   }
 }
