@@ -1,5 +1,5 @@
-import { TEXT } from "../pages/account.ts";
-import { COMMON, createUser, Journey, signIn } from "../pages/journey.ts";
+import { AccountPages, createPhoneAccount, TEXT } from "../pages/account.ts";
+import { COMMON, createUser, Journey, signIn, storyByOrder } from "../pages/journey.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 /** What a person expects of moving between screens: each its own title, focus on its heading, its own place. */
@@ -42,4 +42,23 @@ test("a new screen starts at the top with its own title and focus; back returns 
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
   await page.goto("/login");
   await expect(page).toHaveTitle(`${TEXT[lang].account.login.title} · ${product}`);
+});
+
+test("a story link opened signed out comes back to that story after signing in", async ({ page, lang, request }) => {
+  const p = new AccountPages(page, lang);
+  const account = await createPhoneAccount(request, "return-pass-1");
+  const user = { token: account.token, userId: account.userId, phone: account.national };
+  const first = await storyByOrder(request, user, 1);
+  // A reminder's link, opened in a browser that is not signed in.
+  await page.goto(`/story/${first.id}`);
+  await expect(page).toHaveURL(/\/login$/);
+  await p.expectToast(p.t.common.errors.unauthorized);
+  const jordan = lang === "ar" ? "الأردن" : "Jordan";
+  await p.country.choose(jordan, jordan);
+  await p.field(p.t.account.fields.usernameOrPhone).fill(account.national);
+  await p.password.fill("return-pass-1");
+  await p.button(p.t.account.login.submit).click();
+  await expect(page).toHaveURL(new RegExp(`/story/${first.id}$`));
+  // Once: the next sign-in of this tab starts at home.
+  await expect(page.locator("video").first()).toBeAttached();
 });

@@ -3,6 +3,7 @@ import { ApiError } from "../lib/api-client.ts";
 import { requireSession } from "../lib/auth.ts";
 import { useTranslation } from "../lib/i18n.ts";
 import { useMe } from "../lib/me.ts";
+import { rememberReturnPath } from "../lib/return-path.ts";
 import { useNavigate } from "../lib/router.tsx";
 import { getAccessToken } from "../lib/session.ts";
 import { toast } from "../lib/toast.tsx";
@@ -33,6 +34,8 @@ export function useRequireUser(): boolean {
       if (!live) return;
       setSignedIn(false);
       toast.error(t("errors.unauthorized"), { toastId: "please-log-in" });
+      // Back here once signed in (a reminder's link to a story must not end at home).
+      rememberReturnPath(window.location.pathname + window.location.search);
       navigate("/login", { replace: true });
     };
     if (!getAccessToken()) {

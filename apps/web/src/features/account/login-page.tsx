@@ -6,6 +6,7 @@ import { loadSettings, loginIdentifier, signInWithPassword, useRememberPreferenc
 import { findCountry, looksLikePhone } from "../../lib/countries.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { takeReturnPath } from "../../lib/return-path.ts";
 import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
@@ -52,7 +53,7 @@ export function LoginPage() {
       }
       await signInWithPassword(identifier, password, remember);
       toast.success(t("login.welcome"));
-      navigate("/");
+      navigate(takeReturnPath());
     } catch (error) {
       toast.error(errorText(error));
     } finally {

@@ -7,6 +7,7 @@ import { track } from "../../lib/analytics.ts";
 import { signUpWithUsername } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { takeReturnPath } from "../../lib/return-path.ts";
 import { Link, useNavigate, useSearchParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { createUser } from "./api/account-api.ts";
@@ -57,7 +58,7 @@ export function RegisterPage() {
       });
       track("signup", { fromLandingPage, agreeToReminder: reminders, method: "username" });
       toast.success(t("register.success"));
-      navigate("/");
+      navigate(takeReturnPath());
     } catch (error) {
       toast.error(errorText(error));
     } finally {

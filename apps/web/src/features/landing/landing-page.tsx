@@ -4,6 +4,7 @@ import { PageSpinner } from "../../components/spinner.tsx";
 import { track } from "../../lib/analytics.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useInstruction } from "../../lib/instructions.ts";
+import { takeReturnPath } from "../../lib/return-path.ts";
 import { useNavigate } from "../../lib/router.tsx";
 import { getAccessToken } from "../../lib/session.ts";
 
@@ -32,7 +33,7 @@ export function LandingPage() {
 
   const finish = () => {
     track("landing_video_end");
-    navigate(getAccessToken() ? "/" : "/register?fromLandingPage=1");
+    navigate(getAccessToken() ? takeReturnPath() : "/register?fromLandingPage=1");
   };
 
   return (
