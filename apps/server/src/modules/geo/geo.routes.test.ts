@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { countryFromHeaders } from "./geo.routes.ts";
+import { IpCountryTable } from "./ip-country.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,6 +22,13 @@ describe("GET /api/geo", () => {
       expect(await country(address), address).toBeNull();
     // A CDN's header still wins.
     expect(await country("5.45.130.7", { "cf-ipcountry": "PS" })).toBe("PS");
+  });
+
+  it("gives no country, not an error, for a visitor whose address is gone (left before the table loaded)", () => {
+    const table = new IpCountryTable("84770816,84771071,JO\n", "");
+    expect(table.lookup("5.13.128.1")).toBe("JO");
+    expect(table.lookup(undefined)).toBeNull();
+    expect(table.lookup("")).toBeNull();
   });
 
   it("answers null without a CDN header from a private address", async () => {

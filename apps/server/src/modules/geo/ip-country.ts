@@ -77,7 +77,8 @@ export class IpCountryTable {
   }
 
   /** An ISO 3166-1 alpha-2 code, or null for private, loopback, reserved and unknown addresses. */
-  lookup(address: string): string | null {
+  lookup(address: string | undefined): string | null {
+    if (!address) return null;
     const ip = address.startsWith("::ffff:") && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
     const kind = isIP(ip);
     if (kind !== 0 && NOT_PUBLIC.check(ip, kind === 4 ? "ipv4" : "ipv6")) return null;
