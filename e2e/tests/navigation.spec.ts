@@ -62,3 +62,18 @@ test("a story link opened signed out comes back to that story after signing in",
   // Once: the next sign-in of this tab starts at home.
   await expect(page.locator("video").first()).toBeAttached();
 });
+
+test("an Arabic-first screen opens in Arabic unless its link asks for English, and keeps the link's choice", async ({
+  page,
+  request,
+}) => {
+  const user = await createUser(request);
+  await signIn(page, user);
+  await page.goto("/arabic-questions?lng=en");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/\w/);
+  expect(await page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe("en");
+  await page.goto("/arabic-questions");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe("ar");
+});

@@ -1,19 +1,31 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it } from "vitest";
-import { detectLanguage, LANGUAGE_STORAGE_KEY } from "./i18n.ts";
+import { describe, expect, it } from "vitest";
+import { detectLanguage, type LanguageSources } from "./i18n.ts";
 
-describe("the language a first visit starts in", () => {
-  afterEach(() => localStorage.clear());
+const none: LanguageSources = { search: "", cookie: "", local: null, session: null, browser: [], html: "" };
+const detect = (sources: Partial<LanguageSources>) => detectLanguage({ ...none, ...sources });
 
-  it("follows ?lng= first, then the person's last choice, then the browser, else Arabic", () => {
-    expect(detectLanguage("?lng=en", ["ar"])).toBe("en");
-    localStorage.setItem(LANGUAGE_STORAGE_KEY, "en");
-    expect(detectLanguage("", ["ar-JO"])).toBe("en");
-    expect(detectLanguage("?lng=ar", ["en"])).toBe("ar");
-    localStorage.clear();
-    expect(detectLanguage("", ["fr-FR", "en-GB", "ar"])).toBe("en");
-    expect(detectLanguage("", ["ar-EG", "en"])).toBe("ar");
-    expect(detectLanguage("", ["fr", "de"])).toBe("ar");
-    expect(detectLanguage("?lng=xx", [])).toBe("ar");
+describe("the language a first visit starts in (spec section 4)", () => {
+  it("follows the query string, cookie, local storage, session storage, browser, html tag, else Arabic", () => {
+    const all: LanguageSources = {
+      search: "?lng=en",
+      cookie: "theme=x; hikaya-lang=ar",
+      local: "en",
+      session: "ar",
+      browser: ["en-GB"],
+      html: "ar",
+    };
+    expect(detect(all)).toBe("en");
+    expect(detect({ ...all, search: "" })).toBe("ar");
+    expect(detect({ ...all, search: "", cookie: "" })).toBe("en");
+    expect(detect({ ...all, search: "", cookie: "", local: null })).toBe("ar");
+    expect(detect({ ...all, search: "", cookie: "", local: null, session: null })).toBe("en");
+    expect(detect({ html: "en", browser: ["fr", "de"] })).toBe("en");
+    expect(detect({ browser: ["fr", "de"] })).toBe("ar");
+  });
+
+  it("skips what names no language it has", () => {
+    expect(detect({ search: "?lng=xx", cookie: "hikaya-lang=fr", local: "de", browser: ["fr-FR", "en-GB", "ar"] })).toBe("en");
+    expect(detect({ browser: ["ar-EG", "en"] })).toBe("ar");
   });
 });

@@ -10,7 +10,7 @@
  */
 
 import { LANGUAGE_COOKIE } from "@hikaya/contracts/constants";
-import { useMemo, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useSyncExternalStore } from "react";
 
 type Json = { default: object };
 const loaders = {
@@ -142,29 +142,54 @@ function applyDocumentLanguage(lang: Language) {
 const asLanguage = (value: string | null | undefined): Language | null =>
   value?.toLowerCase().startsWith("en") ? "en" : value?.toLowerCase().startsWith("ar") ? "ar" : null;
 
-function stored(): string | null {
+function stored(storage: "localStorage" | "sessionStorage" = "localStorage"): string | null {
   try {
-    return localStorage.getItem(LANGUAGE_STORAGE_KEY);
+    return window[storage].getItem(LANGUAGE_STORAGE_KEY);
   } catch {
     return null; // storage blocked (private mode, sandboxed frame): the link and the browser still decide
   }
 }
 
+function fromCookie(cookie: string): string | null {
+  return new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=(\\w+)`).exec(cookie)?.[1] ?? null;
+}
+
+/** Where a first render looks for the language, in the spec's order (section 4). */
+export interface LanguageSources {
+  search: string;
+  cookie: string;
+  local: string | null;
+  session: string | null;
+  browser: readonly string[];
+  html: string;
+}
+
+const sourcesHere = (): LanguageSources => ({
+  search: location.search,
+  cookie: document.cookie,
+  local: stored("localStorage"),
+  session: stored("sessionStorage"),
+  browser: navigator.languages ?? [navigator.language],
+  html: document.documentElement.lang,
+});
+
 /**
- * The language to start in: `?lng=` (links in texts and e-mails), then the person's last choice, then the browser's
- * languages, else Arabic (the fallback, spec section 4).
+ * The language to start in, in the spec's order (section 4): `?lng=` (links in texts and e-mails), the cookie (the
+ * person's choice, as the server reads it too), local storage, session storage, the browser's languages, the page's
+ * `<html lang>`, else Arabic.
  */
-export function detectLanguage(
-  search = location.search,
-  languages: readonly string[] = navigator.languages ?? [navigator.language],
-): Language {
-  const fromLink = asLanguage(new URLSearchParams(search).get("lng"));
-  if (fromLink) return fromLink;
-  const fromChoice = asLanguage(stored());
-  if (fromChoice) return fromChoice;
-  for (const tag of languages) {
-    const fromBrowser = asLanguage(tag);
-    if (fromBrowser) return fromBrowser;
+export function detectLanguage(sources: LanguageSources = sourcesHere()): Language {
+  const candidates = [
+    new URLSearchParams(sources.search).get("lng"),
+    fromCookie(sources.cookie),
+    sources.local,
+    sources.session,
+    ...sources.browser,
+    sources.html,
+  ];
+  for (const candidate of candidates) {
+    const language = asLanguage(candidate);
+    if (language) return language;
   }
   return "ar";
 }
@@ -251,6 +276,16 @@ const subscribe = (listener: () => void) => {
   listeners.add(listener);
   return () => listeners.delete(listener);
 };
+
+/**
+ * The Arabic-first screens (/arabic-register, /arabic-questions) open in Arabic, unless their link asks for a language
+ * (`?lng=en`): then the link's choice stands, and is the one kept.
+ */
+export function useArabicFirst() {
+  useEffect(() => {
+    if (!new URLSearchParams(window.location.search).has("lng") && currentLanguage() !== "ar") void setLanguage("ar");
+  }, []);
+}
 
 /** `t` for a namespace (default `common`); the component re-renders when the language changes. */
 export function useTranslation<NS extends Namespace = "common">(ns?: NS): { t: TFunction<NS>; i18n: { language: Language } } {

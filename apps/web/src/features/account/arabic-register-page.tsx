@@ -1,5 +1,5 @@
 import { phoneSignUpRequestSchema } from "@hikaya/contracts";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -8,7 +8,7 @@ import { ApiError } from "../../lib/api-client.ts";
 import { storeTokenSession } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
 import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
-import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
+import { currentLanguage, useArabicFirst, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { phoneSignUp } from "./api/account-api.ts";
@@ -31,9 +31,7 @@ export function ArabicRegisterPage() {
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    if (!new URLSearchParams(window.location.search).has("lng") && currentLanguage() !== "ar") void setLanguage("ar");
-  }, []);
+  useArabicFirst();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

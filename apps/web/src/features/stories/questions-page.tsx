@@ -5,7 +5,7 @@ import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
-import { currentLanguage, setLanguage, useTranslation } from "../../lib/i18n.ts";
+import { currentLanguage, useArabicFirst, useTranslation } from "../../lib/i18n.ts";
 import { useMe } from "../../lib/me.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { type Answer, useAnswers, useQuestions } from "./api/questions.ts";
@@ -288,9 +288,7 @@ export function ArabicQuestionsPage() {
   const signedIn = useRequireUser();
   const me = useMe();
   const stories = useStories();
-  useEffect(() => {
-    if (currentLanguage() !== "ar") void setLanguage("ar");
-  }, []);
+  useArabicFirst();
   if (!signedIn) return null;
   if (id) return <QuestionsScreen id={id} rawIndex={index} />;
   if (me.isPending || stories.isPending) return <PageSpinner />;
