@@ -31,21 +31,21 @@ describe("Arabic plurals, wherever a count is shown", () => {
     expect(countedKeys.length).toBeGreaterThanOrEqual(13);
   });
 
-  it.each(countedKeys)("$ns:$base has all six forms, chosen by Intl.PluralRules for 0, 1, 2, 3, 11 and 100", async ({
-    ns,
-    base,
-  }) => {
-    await renderIn("ar");
-    await loadNamespaces(ns as Exclude<Namespace, "common">);
-    const arabic = Object.fromEntries(leaves(file("ar", ns)));
-    for (const [i, count] of COUNTS.entries()) {
-      const form = FORMS[i] as (typeof FORMS)[number];
-      const text = arabic[`${base}_${form}`];
-      expect(text, `${ns}:${base}_${form} is missing`).toBeDefined();
-      const shown = translate("ar", ns, base, { count });
-      expect(shown).toBe(text?.replace(/\{\{\s*count\s*\}\}/g, String(count)).replace(/\{\{\s*\w+\s*\}\}/g, ""));
-      // A form that names the number shows this count; zero, one and two may say it in words instead.
-      if (form === "few" || form === "many" || form === "other") expect(shown).toContain(String(count));
-    }
-  });
+  it.each(countedKeys)(
+    "$ns:$base has all six forms, chosen by Intl.PluralRules for 0, 1, 2, 3, 11 and 100",
+    async ({ ns, base }) => {
+      await renderIn("ar");
+      await loadNamespaces(ns as Exclude<Namespace, "common">);
+      const arabic = Object.fromEntries(leaves(file("ar", ns)));
+      for (const [i, count] of COUNTS.entries()) {
+        const form = FORMS[i] as (typeof FORMS)[number];
+        const text = arabic[`${base}_${form}`];
+        expect(text, `${ns}:${base}_${form} is missing`).toBeDefined();
+        const shown = translate("ar", ns, base, { count });
+        expect(shown).toBe(text?.replace(/\{\{\s*count\s*\}\}/g, String(count)).replace(/\{\{\s*\w+\s*\}\}/g, ""));
+        // A form that names the number shows this count; zero, one and two may say it in words instead.
+        if (form === "few" || form === "many" || form === "other") expect(shown).toContain(String(count));
+      }
+    },
+  );
 });
