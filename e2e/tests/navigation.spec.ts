@@ -77,3 +77,33 @@ test("an Arabic-first screen opens in Arabic unless its link asks for English, a
   await expect(page.locator("html")).toHaveAttribute("lang", "ar");
   await expect.poll(() => page.evaluate(() => localStorage.getItem("i18nextLng"))).toBe("ar");
 });
+
+test("a locked sign-in shows the server's wait counting down, then lets the person try again", async ({ page, lang }) => {
+  const p = new AccountPages(page, lang);
+  const errors = p.t.common.errors;
+  await page.clock.install();
+  // The server locks an account after repeated wrong passwords and says for how long (here 163 s).
+  await page.route("**/auth/v1/token**", (route) =>
+    route.fulfill({
+      status: 429,
+      headers: { "retry-after": "163", "content-type": "application/json" },
+      body: JSON.stringify({ code: 429, error_code: "over_request_rate_limit", msg: "Too many attempts" }),
+    }),
+  );
+  await page.goto("/login");
+  await p.field(p.t.account.fields.usernameOrPhone).fill("someone");
+  await p.password.fill("wrong-password");
+  const submit = p.button(p.t.account.login.submit);
+  await submit.click();
+  const status = page.locator(".auth-form__wait");
+  // Arabic words 3 with its "few" form and 53 with its "many" form; English has one plural.
+  const text = errors as Record<string, string>;
+  const wait = (key: string, count: number) => text[key]?.replace("{{count}}", String(count)) ?? key;
+  await expect(status).toHaveText(wait(lang === "ar" ? "waitMinutes_few" : "waitMinutes_other", 3));
+  await expect(submit).toBeDisabled();
+  await page.clock.fastForward(110_000);
+  await expect(status).toHaveText(wait(lang === "ar" ? "waitSeconds_many" : "waitSeconds_other", 53));
+  await page.clock.fastForward(60_000);
+  await expect(submit).toBeEnabled();
+  await expect(status).toBeEmpty();
+});

@@ -2,6 +2,10 @@ import { TEXT } from "../pages/account.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 /** The public screens arrive as HTML in the person's language (apps/web build/prerender.ts), then React hydrates them. */
+
+// A first visit, as the server answers it: once the service worker is in, it answers navigations with the app's shell
+// from its cache (rendered afresh, which is as fast), so these tests keep it out.
+test.use({ serviceWorkers: "block" });
 const SCREENS = [
   { path: "/login", heading: (t: (typeof TEXT)["en"]) => t.account.login.title },
   { path: "/register", heading: (t: (typeof TEXT)["en"]) => t.account.register.title },

@@ -6,15 +6,16 @@ export function SubmitButton({
   busy,
   children,
   className,
+  disabled,
   ...rest
 }: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean }) {
   return (
     <button
+      {...rest}
       type="submit"
       className={`button button--primary ${className ?? ""}`}
-      disabled={busy || rest.disabled}
+      disabled={busy || disabled}
       aria-busy={busy}
-      {...rest}
     >
       {busy ? <Spinner size={22} /> : children}
     </button>

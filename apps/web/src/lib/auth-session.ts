@@ -40,12 +40,15 @@ export class AuthApiError extends Error {
   readonly __isAuthError = true;
   readonly status: number;
   readonly code: string | undefined;
+  /** A refusal's wait (the `Retry-After` of a rate limit or an account's lock), when the server named one. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(message: string, status: number, code?: string, name = "AuthApiError") {
+  constructor(message: string, status: number, code?: string, name = "AuthApiError", retryAfterSeconds?: number) {
     super(message);
     this.name = name;
     this.status = status;
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** Offline, a server error, or too many requests: worth trying again later. */
@@ -271,7 +274,8 @@ export class AuthSession {
     if (!res.ok) {
       const message = String(body.msg ?? body.message ?? body.error_description ?? res.statusText);
       const code = typeof body.error_code === "string" ? body.error_code : typeof body.code === "string" ? body.code : undefined;
-      throw new AuthApiError(message, res.status, code);
+      const wait = Number(res.headers.get("retry-after"));
+      throw new AuthApiError(message, res.status, code, "AuthApiError", wait > 0 ? wait : undefined);
     }
     return body as T;
   }

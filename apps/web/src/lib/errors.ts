@@ -29,6 +29,7 @@ interface AuthLikeError {
   message: string;
   status?: number;
   code?: string;
+  retryAfterSeconds?: number;
 }
 
 function isAuthLikeError(error: unknown): error is AuthLikeError {
@@ -53,9 +54,16 @@ export function errorKey(error: unknown): string {
   return "unknown";
 }
 
+/** How long the server asked the person to wait before trying again (a rate limit, a locked sign-in), if it said. */
+export function retryAfterOf(error: unknown): number | null {
+  if (error instanceof ApiError && error.code === "rate_limited") return error.retryAfterSeconds ?? null;
+  if (isAuthLikeError(error) && error.status === 429) return error.retryAfterSeconds ?? null;
+  return null;
+}
+
 /** The text a person sees for any failure, in their language, chosen by error code. */
 export function errorText(error: unknown): string {
-  const wait = error instanceof ApiError && error.code === "rate_limited" ? error.retryAfterSeconds : null;
+  const wait = retryAfterOf(error);
   if (wait) return waitText(wait);
   const key = `errors.${errorKey(error)}`;
   return i18n.exists(key, { ns: "common" }) ? String(i18n.t(key as never)) : i18n.t("errors.unknown");

@@ -4,11 +4,12 @@ import { PasswordField, TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { loadSettings, loginIdentifier, signInWithPassword, useRememberPreference } from "../../lib/auth.ts";
 import { findCountry, looksLikePhone } from "../../lib/countries.ts";
-import { errorText } from "../../lib/errors.ts";
+import { errorText, retryAfterOf, waitText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { takeReturnPath } from "../../lib/return-path.ts";
 import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
+import { useSecondsLeft } from "../../lib/use-countdown.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
 
 /**
@@ -27,6 +28,9 @@ export function LoginPage() {
   const remember = choice ?? stored;
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, setBusy] = useState(false);
+  // A locked sign-in (too many wrong passwords): the server's wait, shown counting down, the button held meanwhile.
+  const [lockedUntil, setLockedUntil] = useState<number | null>(null);
+  const lockedFor = useSecondsLeft(lockedUntil);
   const isPhone = looksLikePhone(username);
 
   const submit = async (event: FormEvent) => {
@@ -55,7 +59,9 @@ export function LoginPage() {
       toast.success(t("login.welcome"));
       navigate(takeReturnPath());
     } catch (error) {
-      toast.error(errorText(error));
+      const wait = retryAfterOf(error);
+      if (wait) setLockedUntil(Date.now() + wait * 1000);
+      else toast.error(errorText(error));
     } finally {
       setBusy(false);
     }
@@ -108,9 +114,12 @@ export function LoginPage() {
           </label>
           <Link to="/forgot-password">{t("login.forgot")}</Link>
         </div>
-        <SubmitButton busy={busy} className="button--block">
+        <SubmitButton busy={busy} disabled={lockedFor > 0} className="button--block">
           {t("login.submit")}
         </SubmitButton>
+        <p className="auth-form__wait" role="status">
+          {lockedFor > 0 ? waitText(lockedFor) : null}
+        </p>
       </form>
     </AuthScreen>
   );

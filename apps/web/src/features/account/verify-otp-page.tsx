@@ -1,5 +1,5 @@
 import { verifyOtpRequestSchema } from "@hikaya/contracts";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
@@ -7,6 +7,7 @@ import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
+import { useSecondsLeft } from "../../lib/use-countdown.ts";
 import { sendOtp, verifyOtp } from "./api/account-api.ts";
 import { AuthScreen } from "./auth-screen.tsx";
 import { RESEND_AFTER_SECONDS, readResetFlow, writeResetFlow } from "./reset-flow.ts";
@@ -23,14 +24,7 @@ export function VerifyOtpPage() {
   const [busy, setBusy] = useState(false);
   const [resending, setResending] = useState(false);
   const [resendAt, setResendAt] = useState(() => Date.now() + RESEND_AFTER_SECONDS * 1000);
-  const [now, setNow] = useState(() => Date.now());
-  const secondsLeft = Math.max(0, Math.ceil((resendAt - now) / 1000));
-
-  useEffect(() => {
-    if (secondsLeft === 0) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, [secondsLeft]);
+  const secondsLeft = useSecondsLeft(resendAt);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -72,7 +66,6 @@ export function VerifyOtpPage() {
       writeResetFlow({ userId: id });
       toast.success(t("verify.resent"));
       setResendAt(Date.now() + RESEND_AFTER_SECONDS * 1000);
-      setNow(Date.now());
     } catch (err) {
       toast.error(errorText(err));
     } finally {
