@@ -73,10 +73,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Timeouts of the HTTP edge (README "Limits and timeouts"); a JSON body's own deadline is plugins/timeouts.ts.
-    http: {
-      headersTimeout: config.http.headersTimeoutMs,
-      connectionsCheckingInterval: Math.min(30_000, config.http.headersTimeoutMs),
-    },
+    // How often Node checks that deadline is plugins/timeouts.ts' (a tenth of it), set before listen.
+    http: { headersTimeout: config.http.headersTimeoutMs },
     requestTimeout: Math.max(config.http.uploadTimeoutMs, config.http.headersTimeoutMs),
     connectionTimeout: config.http.idleTimeoutMs,
     keepAliveTimeout: config.http.keepAliveTimeoutMs,

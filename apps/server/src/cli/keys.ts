@@ -6,7 +6,7 @@
 // tokens stay), every running server refuses the old key at once, and prints the new one.
 // Both use the running configuration (DATABASE_URL, DATA_DIR): the keys live where the server keeps them.
 import { type Config, ConfigError, loadConfig } from "../config.ts";
-import { migrateToLatest, openDatabase } from "../db/database.ts";
+import { migrateToLatest, openDatabase, SQLITE_BUSY_TIMEOUT_MS } from "../db/database.ts";
 import { createSecretStore } from "../infrastructure/secrets/index.ts";
 import { loadSigningKeys, revokeServiceRoleKey, rotateSigningKeys, SIGNING_KEYS_CHANNEL } from "../modules/auth/signing-keys.ts";
 
@@ -38,7 +38,7 @@ async function main(command: string | undefined, option: string | undefined): Pr
   if (option !== undefined && !(command === "service-role" && option === "revoke"))
     throw new ConfigError("Usage: keys.ts rotate | service-role [revoke]");
   const config = loadConfig();
-  const database = openDatabase(config.database);
+  const database = openDatabase(config.database, { busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS.command });
   try {
     await migrateToLatest(database);
     const secrets = createSecretStore(config, database);

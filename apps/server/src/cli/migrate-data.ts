@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Bucket } from "@hikaya/contracts";
 import { type Kysely, sql } from "kysely";
 import { ConfigError, loadConfig, loadConfigWith } from "../config.ts";
-import { type DatabaseHandle, migrateToLatest, openDatabase } from "../db/database.ts";
+import { type DatabaseHandle, migrateToLatest, openDatabase, SQLITE_BUSY_TIMEOUT_MS } from "../db/database.ts";
 import { createFileStorage } from "../infrastructure/files/index.ts";
 import { SECRET_NAME } from "../infrastructure/secrets/index.ts";
 import { localFiles, runCli, sha256Of, sha256OfFile } from "./local-files.ts";
@@ -90,7 +90,7 @@ async function main() {
     throw new ConfigError(`No SQLite database at ${config.database.kind === "sqlite" ? config.database.file : ""}`);
   });
   const target = openDatabase({ kind: "postgres", url: options.to });
-  const source = openDatabase(config.database);
+  const source = openDatabase(config.database, { busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS.command });
   try {
     await sql`select 1`.execute(target.db).catch((error: Error) => {
       throw new ConfigError(`Cannot reach the target database: ${error.message}`);

@@ -20,6 +20,8 @@ export interface DatabaseHandle {
   dialect: DialectName;
   /** Committed writes to watched tables, for in-process caches (write-watch.ts). */
   writes: WriteWatch;
+  /** SQLite's wait for another process's write lock, what migrateToLatest puts back after its longer one. */
+  busyTimeoutMs: number;
   close(): Promise<void>;
 }
 
@@ -29,9 +31,18 @@ export interface DatabaseHandle {
  */
 const load = createRequire(import.meta.url);
 
-export function openDatabase(config: Config["database"]): DatabaseHandle {
+/**
+ * How long a SQLite statement waits for another process's write lock (a backup, a migration, a second server on
+ * the file) before failing busy. better-sqlite3 waits synchronously, so the whole server stalls meanwhile: a
+ * request gives up after a second and answers 503 with Retry-After (plugins/error-handler.ts). Migrations and the
+ * CLI commands, which stall nobody and have nothing better to do, wait longer.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = { request: 1000, command: 5000 } as const;
+
+export function openDatabase(config: Config["database"], options: { busyTimeoutMs?: number } = {}): DatabaseHandle {
   let dialect: Dialect;
   let name: DialectName;
+  const busyTimeoutMs = options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_MS.request;
   if (config.kind === "postgres") {
     name = "postgres";
     const postgres = load("pg") as typeof pg;
@@ -49,13 +60,13 @@ export function openDatabase(config: Config["database"]): DatabaseHandle {
     const sqlite = new SQLiteDatabase(config.file);
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("foreign_keys = ON");
-    sqlite.pragma("busy_timeout = 5000");
+    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     sqlite.pragma("synchronous = NORMAL");
     dialect = new SqliteDialect({ database: withStatementCache(sqlite) });
   }
   const writes = new WriteWatch();
   const db = new Kysely<Database>({ dialect: writes.wrap(dialect) });
-  return { db, dialect: name, writes, close: () => db.destroy() };
+  return { db, dialect: name, writes, busyTimeoutMs, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -80,6 +91,17 @@ function withStatementCache(sqlite: SQLite.Database) {
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  // Before any request is served: a migration may outwait another process's lock longer than a request would.
+  if (handle.dialect === "sqlite") await sql.raw(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS.command}`).execute(handle.db);
+  try {
+    await migrate(handle);
+  } finally {
+    if (handle.dialect === "sqlite") await sql.raw(`pragma busy_timeout = ${handle.busyTimeoutMs}`).execute(handle.db);
+  }
+  handle.writes.learnReferences(await cascadingReferences(handle));
+}
+
+async function migrate(handle: DatabaseHandle): Promise<void> {
   const migrations: Record<string, Migration> = {};
   for (const [key, m] of Object.entries(MIGRATIONS)) {
     migrations[key] = { up: (db) => m.up(db, handle.dialect) };
@@ -90,7 +112,6 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
   if (error || failed) {
     throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
   }
-  handle.writes.learnReferences(await cascadingReferences(handle));
 }
 
 /** The foreign keys whose rows go (or lose their reference) with the row they reference: what a delete takes along. */

@@ -23,8 +23,9 @@ const FASTIFY_CODES: Record<string, AppError["code"]> = {
 };
 
 /**
- * How long a client should wait after the database was busy: about the busy timeout SQLite already waited
- * (db/database.ts), so a lock held by a backup or a migration has likely been let go.
+ * How long a client should wait after the database was busy. The server itself waits only a second
+ * (db/database.ts SQLITE_BUSY_TIMEOUT_MS, stalling every request meanwhile); a backup or a migration holds the
+ * lock for seconds, so the client waits out the rest rather than the server.
  */
 export const DATABASE_BUSY_RETRY_SECONDS = 5;
 
