@@ -16,6 +16,7 @@ import { AnalyticsPage } from "./pages/analytics-page.tsx";
 import { AuditPage } from "./pages/audit-page.tsx";
 import { CharactersPage } from "./pages/characters-page.tsx";
 import { ContactPage } from "./pages/contact-page.tsx";
+import { AdminForgotPasswordPage } from "./pages/forgot-password-page.tsx";
 import { AdminJoinPage } from "./pages/join-page.tsx";
 import { AdminLoginPage } from "./pages/login-page.tsx";
 import { MediaPage } from "./pages/media-page.tsx";
@@ -78,6 +79,8 @@ export function AdminApp() {
   return useRoutes([
     { path: "login", element: <AdminLoginPage /> },
     { path: "join", element: <AdminJoinPage /> },
+    { path: "forgot-password", element: <AdminForgotPasswordPage /> },
+    { path: "reset-password", element: <AdminJoinPage mode="reset" /> },
     {
       element: (
         <AdminGuard>

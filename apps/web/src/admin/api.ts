@@ -29,6 +29,7 @@ import type {
   TeamInvite,
   TeamJoin,
   TeamMember,
+  TeamRecover,
   UploadPurpose,
   UploadResult,
   UserList,
@@ -436,5 +437,10 @@ export function usePersonActions(id: string) {
   };
 }
 
-/** The join page of someone invited by phone: their invitation's code sets their password (no session yet). */
+/** The join page: the invitation's code sets the invitee's first password (no session yet; they sign in after). */
 export const joinTeam = (body: TeamJoin) => api<{ message: string }>("/team/join", { method: "POST", body });
+/** The console's "forgot password": answers the same whoever asks; an operator gets a link to the reset page. */
+export const recoverOperator = (body: TeamRecover) => api<{ message: string }>("/team/recover", { method: "POST", body });
+/** The reset page: the link's code sets a new password and ends every session. */
+export const resetOperatorPassword = (body: TeamJoin) =>
+  api<{ message: string }>("/team/reset-password", { method: "POST", body });

@@ -6,32 +6,39 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate, useSearchParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";
-import { joinTeam } from "../api.ts";
+import { joinTeam, resetOperatorPassword } from "../api.ts";
 import { AdminField } from "../components/admin-field.tsx";
 
 /**
- * Where an invitation sent by phone leads (/admin/join?phone=…&code=…): the invited person chooses their password
- * with the invitation's code, then is signed in to the console. A used or expired code is said so, in their language.
+ * Where the console's links lead: an invitation (/admin/join?email=…&code=… or ?phone=…&code=…) or an operator's
+ * password reset (/admin/reset-password?…). The person chooses a password with the link's code, then is signed in to
+ * the console here, in the console's own session (the family app's login would not keep it). An e-mail link's code
+ * stays out of sight; a phone invitation shows its code to check against the text. A used or expired code is said
+ * so, in their language.
  */
-export function AdminJoinPage() {
+export function AdminJoinPage({ mode = "join" }: { mode?: "join" | "reset" }) {
   const { t } = useTranslation("admin");
+  const ns = mode === "join" ? "join" : "reset";
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const email = params.get("email") ?? "";
   const [phone, setPhone] = useState(params.get("phone") ?? "");
   const [code, setCode] = useState(params.get("code") ?? "");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const byEmail = email !== "";
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     setError(null);
     try {
-      await joinTeam({ phone: phone.trim(), code: code.trim(), password });
-      const session = await consoleSession.signInWithPassword({ phone: phone.trim() }, password, true);
+      const who = byEmail ? { email } : { phone: phone.trim() };
+      await (mode === "join" ? joinTeam : resetOperatorPassword)({ ...who, code: code.trim(), password });
+      const session = await consoleSession.signInWithPassword(who, password, true);
       const operator = adminSession(session.access_token);
-      toast.success(t("join.welcome"));
+      toast.success(t(`${ns}.welcome`));
       navigate(operator.status === "admin" && operator.role === "admin" ? "/admin/stories" : "/admin/users", { replace: true });
     } catch (err) {
       setError(errorText(err));
@@ -49,28 +56,34 @@ export function AdminJoinPage() {
           </span>
           <LanguageSwitch />
         </div>
-        <h1>{t("join.title")}</h1>
-        <p className="admin-muted">{t("join.intro")}</p>
-        <AdminField
-          id="join-phone"
-          label={t("join.phone")}
-          className="ltr"
-          type="tel"
-          autoComplete="tel"
-          required
-          value={phone}
-          onChange={(e) => setPhone(e.target.value)}
-        />
-        <AdminField
-          id="join-code"
-          label={t("join.code")}
-          className="ltr"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          required
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-        />
+        <h1>{t(`${ns}.title`)}</h1>
+        <p className="admin-muted">{t(byEmail ? `${ns}.introEmail` : `${ns}.intro`)}</p>
+        {byEmail ? (
+          <AdminField id="join-email" label={t("join.email")} className="ltr" type="email" readOnly value={email} />
+        ) : (
+          <>
+            <AdminField
+              id="join-phone"
+              label={t("join.phone")}
+              className="ltr"
+              type="tel"
+              autoComplete="tel"
+              required
+              value={phone}
+              onChange={(e) => setPhone(e.target.value)}
+            />
+            <AdminField
+              id="join-code"
+              label={t(`${ns}.code`)}
+              className="ltr"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              required
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
+          </>
+        )}
         <AdminField
           id="join-password"
           label={t("join.password")}
@@ -86,8 +99,8 @@ export function AdminJoinPage() {
             {error}
           </p>
         )}
-        <SubmitButton busy={busy} disabled={!phone || !code || !password}>
-          {t("join.submit")}
+        <SubmitButton busy={busy} disabled={(!byEmail && !phone) || !code || !password}>
+          {t(`${ns}.submit`)}
         </SubmitButton>
       </form>
     </main>

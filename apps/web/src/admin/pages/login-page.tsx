@@ -1,20 +1,25 @@
 import { type FormEvent, useState } from "react";
+import { CountrySelect } from "../../components/country-select.tsx";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { AuthApiError } from "../../lib/auth-session.ts";
-import { toE164 } from "../../lib/countries.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { useNavigate } from "../../lib/router.tsx";
+import { Link, useNavigate } from "../../lib/router.tsx";
 import { useSettings } from "../../lib/settings.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";
 import { AdminField } from "../components/admin-field.tsx";
+import { operatorContact } from "../components/operator-contact.ts";
 
-/** Sign-in for operators: e-mail (or the phone they were invited by) and password against /auth/v1/token, then the console. */
+/**
+ * Sign-in for operators: e-mail (or the phone they were invited by, read with the country chosen beside it, as the
+ * family app's login reads it) and password against /auth/v1/token, then the console.
+ */
 export function AdminLoginPage() {
   const { t } = useTranslation("admin");
   const navigate = useNavigate();
   const settings = useSettings();
+  const [country, setCountry] = useState<string | null>(null);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
@@ -23,12 +28,15 @@ export function AdminLoginPage() {
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!settings.data) return;
+    const identifier = operatorContact(email, country);
+    if (!identifier) {
+      setError(t("login.invalidPhone"));
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
-      // Operators invited by phone sign in with it: an international number ("+…" or "00…") is read as a phone.
-      const phone = toE164(email, undefined);
-      const session = await consoleSession.signInWithPassword(phone ? { phone } : { email: email.trim() }, password, true);
+      const session = await consoleSession.signInWithPassword(identifier, password, true);
       const operator = adminSession(session.access_token);
       if (operator.status !== "admin") {
         // Not an operator: end that session at once rather than keep a family member's tokens in the console.
@@ -57,6 +65,7 @@ export function AdminLoginPage() {
         </div>
         <h1>{t("login.title")}</h1>
         <p className="admin-muted">{t("login.intro")}</p>
+        <CountrySelect label={t("login.country")} value={country} onChange={setCountry} />
         <AdminField
           id="admin-email"
           label={t("login.email")}
@@ -86,6 +95,9 @@ export function AdminLoginPage() {
         <SubmitButton busy={busy || settings.isPending} disabled={!email || !password}>
           {t("login.submit")}
         </SubmitButton>
+        <Link to="/admin/forgot-password" className="admin-link">
+          {t("login.forgot")}
+        </Link>
       </form>
     </main>
   );

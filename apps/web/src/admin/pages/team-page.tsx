@@ -1,18 +1,23 @@
 import type { TeamMember } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
+import { CountrySelect } from "../../components/country-select.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useAdminSession } from "../admin-session.ts";
 import { adminQueries, useTeamMutations } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { contactForServer } from "../components/operator-contact.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { formatPhone } from "../phone.ts";
 
 type Role = TeamMember["role"];
 
-/** The console's operators: invite one by e-mail or phone with a role, change a role, remove one. */
+/**
+ * The console's operators: invite one by e-mail or phone (a local number with the country beside it) with a role,
+ * change a role, remove one. "Invited" shows until the person has chosen a password on the join page.
+ */
 export function TeamPage() {
   const { t, i18n } = useTranslation("admin");
   const session = useAdminSession();
@@ -95,9 +100,14 @@ export function TeamPage() {
   );
 }
 
-function InviteForm({ onInvite }: { onInvite: (input: { email?: string; phone?: string; role: Role }) => Promise<unknown> }) {
+function InviteForm({
+  onInvite,
+}: {
+  onInvite: (input: { email?: string; phone?: string; country?: string; role: Role }) => Promise<unknown>;
+}) {
   const { t } = useTranslation("admin");
   const id = useId();
+  const [country, setCountry] = useState<string | null>(null);
   const [contact, setContact] = useState("");
   const [role, setRole] = useState<Role>("facilitator");
   const [state, setState] = useState<{ busy: boolean; error: string | null; sent: string | null }>({
@@ -111,7 +121,7 @@ function InviteForm({ onInvite }: { onInvite: (input: { email?: string; phone?: 
     if (!value) return;
     setState({ busy: true, error: null, sent: null });
     try {
-      await onInvite(value.includes("@") ? { email: value, role } : { phone: value, role });
+      await onInvite({ ...contactForServer(value, country), role });
       setContact("");
       setState({ busy: false, error: null, sent: value });
     } catch (error) {
@@ -120,13 +130,14 @@ function InviteForm({ onInvite }: { onInvite: (input: { email?: string; phone?: 
   }
   return (
     <form className="admin-card admin-toolbar" onSubmit={submit}>
+      <CountrySelect label={t("login.country")} value={country} onChange={setCountry} />
       <label htmlFor={`${id}-contact`}>{t("team.contact")}</label>
       <input
         id={`${id}-contact`}
         className="admin-input ltr"
         value={contact}
         onChange={(e) => setContact(e.target.value)}
-        placeholder="name@example.org / +9715…"
+        placeholder="name@example.org / 0791234567"
         required
       />
       <label htmlFor={`${id}-role`}>{t("team.role")}</label>
