@@ -77,10 +77,10 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
         tags,
         summary: "Start changing the login phone: a code is sent to the new number by SMS or WhatsApp",
         body: phoneChangeRequestSchema,
-        response: { 200: accountSettingsSchema, ...errorResponses(400, 401, 422, 429) },
+        response: { 200: accountSettingsSchema, ...errorResponses(400, 401, 403, 422, 429) },
       },
     },
-    async (request) => requestPhoneChange(app.deps, (await requireUser(request)).userId, request.body, meta(request)),
+    async (request) => requestPhoneChange(app.deps, await requireUser(request), request.body, meta(request)),
   );
 
   app.post(
@@ -93,7 +93,7 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
         response: { 200: accountSettingsSchema, ...errorResponses(400, 401, 403, 422, 429) },
       },
     },
-    async (request) => verifyPhoneChange(app.deps, (await requireUser(request)).userId, request.body.code, meta(request)),
+    async (request) => verifyPhoneChange(app.deps, await requireUser(request), request.body.code, meta(request)),
   );
 
   app.post(

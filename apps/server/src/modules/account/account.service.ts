@@ -64,13 +64,17 @@ export async function savePreferences(deps: Deps, userId: string, input: Prefere
   return accountSettings(deps, userId);
 }
 
+/** The person and the session a request came with: auth decides from the session whether it may change the phone. */
+type Changer = { userId: string; sessionId: string };
+
 /** Sends a code to the new number; the login phone changes only when that code comes back. */
 export async function requestPhoneChange(
   deps: Deps,
-  userId: string,
+  caller: Changer,
   input: { country: string; phoneNumber: string; channel: MessageChannel },
   meta: RequestMeta,
 ): Promise<AccountSettings> {
+  const { userId } = caller;
   const country = resolveCountry(input.country);
   const phone = country ? phoneWithCountry(input.country, input.phoneNumber) : null;
   if (!country || !phone)
@@ -82,7 +86,7 @@ export async function requestPhoneChange(
   if (!user) throw unauthorized("Please log in.");
   if (user.phone === phone)
     throw new AppError("validation_failed", "This is already your phone number", { field: "phoneNumber", reason: "invalid" });
-  await deps.auth.service.requestPhoneChange(userId, phone, input.channel, meta);
+  await deps.auth.service.requestPhoneChange(caller, phone, input.channel, meta);
   const now = Date.now();
   await repo.savePhoneChange(deps.db, {
     user_id: userId,
@@ -95,10 +99,11 @@ export async function requestPhoneChange(
   return accountSettings(deps, userId);
 }
 
-export async function verifyPhoneChange(deps: Deps, userId: string, code: string, meta: RequestMeta): Promise<AccountSettings> {
+export async function verifyPhoneChange(deps: Deps, caller: Changer, code: string, meta: RequestMeta): Promise<AccountSettings> {
+  const { userId } = caller;
   const pending = await repo.findPhoneChange(deps.db, userId, new Date().toISOString());
   if (!pending) throw new AppError("otp_expired", "There is no phone change waiting for a code; ask for a new code");
-  await deps.auth.service.confirmPhoneChange(userId, pending.phone, code, meta);
+  await deps.auth.service.confirmPhoneChange(caller, pending.phone, code, meta);
   await repo.saveConsent(deps.db, userId, {
     phone_number: pending.phone.slice(pending.dial_code.length),
     country_code: pending.dial_code,

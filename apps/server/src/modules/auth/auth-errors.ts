@@ -109,5 +109,10 @@ export const authErrors = {
     new AuthError(403, "insufficient_aal", "AAL2 session is required to change the password when MFA is enabled.", {
       appCode: "forbidden",
     }),
+  /** /api/account/phone and its verify: 403 forbidden, as aal2ToChangePassword. */
+  aal2ToChangePhone: () =>
+    new AuthError(403, "insufficient_aal", "AAL2 session is required to change the phone when MFA is enabled.", {
+      appCode: "forbidden",
+    }),
   bannedUser: () => new AuthError(400, "user_banned", "User is banned", { appCode: "account_blocked" }),
 };

@@ -5,7 +5,7 @@ import { CodesService } from "./codes.service.ts";
 import { MfaService } from "./mfa.service.ts";
 import { OperatorAccessService } from "./operator-access.service.ts";
 import { SessionsService } from "./sessions.service.ts";
-import { UserAccountsService } from "./user-accounts.service.ts";
+import { type PhoneChanger, UserAccountsService } from "./user-accounts.service.ts";
 
 export type { Caller, OtpPurpose, RequestMeta, SessionResponse } from "./auth-core.ts";
 export { OTP_MAX_ATTEMPTS, OTP_TTL_MS, REFRESH_REUSE_GRACE_MS, RESET_TOKEN_TTL_MS } from "./auth-core.ts";
@@ -46,11 +46,11 @@ export class AuthService {
   passwordMatches(userId: string, password: string) {
     return this.accounts.passwordMatches(userId, password);
   }
-  requestPhoneChange(userId: string, phone: string, channel: "sms" | "whatsapp", meta: RequestMeta) {
-    return this.accounts.requestPhoneChange(userId, phone, channel, meta);
+  requestPhoneChange(caller: PhoneChanger, phone: string, channel: "sms" | "whatsapp", meta: RequestMeta) {
+    return this.accounts.requestPhoneChange(caller, phone, channel, meta);
   }
-  confirmPhoneChange(userId: string, phone: string, code: string, meta: RequestMeta) {
-    return this.accounts.confirmPhoneChange(userId, phone, code, meta);
+  confirmPhoneChange(caller: PhoneChanger, phone: string, code: string, meta: RequestMeta) {
+    return this.accounts.confirmPhoneChange(caller, phone, code, meta);
   }
   deleteUser(id: string, meta: RequestMeta, by: "admin" | "self") {
     return this.accounts.deleteUser(id, meta, by);

@@ -93,6 +93,39 @@ describe("an aal1 session of an account with a verified factor", () => {
     expect(await s.lastMessage(`+${phone}`)).toBeUndefined();
   });
 
+  test("cannot change the login phone through /api/account/phone nor confirm a change there: 403, the phone stays", async () => {
+    const { owner, thief } = await accountWithFactor();
+    const post = async (sb: SupabaseClient, path: string, body: unknown) =>
+      fetch(`${s.baseUrl}/api/account${path}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${(await sb.auth.getSession()).data.session?.access_token}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify(body),
+      });
+    const refusal = { code: "forbidden", message: "AAL2 session is required to change the phone when MFA is enabled." };
+    const national = `079${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
+    const phone = `+962${national.slice(1)}`;
+    const asked = await post(thief, "/phone", { country: "JO", phoneNumber: national, channel: "sms" });
+    expect(asked.status).toBe(403);
+    expect(await asked.json()).toEqual(refusal);
+    expect(await s.lastMessage(phone)).toBeUndefined();
+
+    // The owner (aal2 since their enrolment) starts a change; the password alone cannot finish it, even with the code.
+    expect((await post(owner, "/phone", { country: "JO", phoneNumber: national, channel: "sms" })).status).toBe(200);
+    const code = /\d{6}/.exec((await s.lastMessage(phone))?.body ?? "")?.[0];
+    expect(code).toMatch(/^\d{6}$/);
+    const verified = await post(thief, "/phone/verify", { code });
+    expect(verified.status).toBe(403);
+    expect(await verified.json()).toEqual(refusal);
+    expect((await owner.auth.getUser()).data.user?.phone ?? "").toBe("");
+    // The same code still works for the session that passed the factor: the refusal spent nothing.
+    const confirmed = await post(owner, "/phone/verify", { code });
+    expect(confirmed.status).toBe(200);
+    expect((await owner.auth.getUser()).data.user?.phone).toBe(phone.slice(1));
+  });
+
   test("cannot change the password through /api/change-password: 403; the old password still signs in", async () => {
     const { thief, email } = await accountWithFactor();
     const token = (await thief.auth.getSession()).data.session?.access_token;

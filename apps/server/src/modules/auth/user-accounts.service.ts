@@ -10,6 +10,12 @@ import type { SessionsService } from "./sessions.service.ts";
 import { authText } from "./texts.ts";
 import { parseJson, roleChanged } from "./user-view.ts";
 
+/** Who asks to change their login phone: the person and the session their request came with. */
+export interface PhoneChanger {
+  userId: string;
+  sessionId: string;
+}
+
 /**
  * Accounts: sign-up, password sign-in, a person's changes to their own account (PUT /user and the calls
  * modules/account makes), and deleting an account.
@@ -162,8 +168,21 @@ export class UserAccountsService extends AuthCore {
     return Boolean(user?.encrypted_password) && (await verifyPassword(password, user?.encrypted_password ?? null));
   }
 
+  /**
+   * As PUT /user: with a verified factor, only a session that passed it may change the login phone; a stolen password
+   * alone must not move the account to the thief's number. The session is the request's, read live (a token's aal
+   * claim is as old as the token).
+   */
+  async #requireSecondFactor(caller: PhoneChanger) {
+    const session = await this.repo.findSession(caller.sessionId);
+    if (!session || session.user_id !== caller.userId || (await this.lacksSecondFactor(caller.userId, session)))
+      throw authErrors.aal2ToChangePhone();
+  }
+
   /** Sends a code to a new login phone. Nothing changes until confirmPhoneChange gets that code. */
-  async requestPhoneChange(userId: string, phone: string, channel: "sms" | "whatsapp", meta: RequestMeta) {
+  async requestPhoneChange(caller: PhoneChanger, phone: string, channel: "sms" | "whatsapp", meta: RequestMeta) {
+    const { userId } = caller;
+    await this.#requireSecondFactor(caller);
     if (await this.repo.findUserByPhone(phone))
       throw new AuthError(422, "phone_exists", "This phone number belongs to another account", { appCode: "phone_in_use" });
     await this.limiter.hit("otpSendPerIp", meta.ip);
@@ -175,7 +194,9 @@ export class UserAccountsService extends AuthCore {
   }
 
   /** The code sent to the new number makes it the login phone (user, identity and providers together). */
-  async confirmPhoneChange(userId: string, phone: string, code: string, meta: RequestMeta) {
+  async confirmPhoneChange(caller: PhoneChanger, phone: string, code: string, meta: RequestMeta) {
+    const { userId } = caller;
+    await this.#requireSecondFactor(caller);
     await this.limiter.hit("verifyPerAccount", userId);
     const row = await this.#codes.consumeCode(["phone_change"], phone, code);
     const user = await this.repo.findUserById(userId);
