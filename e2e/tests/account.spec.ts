@@ -402,6 +402,44 @@ test.describe("forgot password", () => {
     expect(token.status(), await token.text()).toBe(200);
   });
 
+  test("five wrong codes use the code up: the right one says so and a new code is offered at once", async ({
+    page,
+    lang,
+    request,
+    shot,
+  }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.account;
+    const account = await createPhoneAccount(request, "old-pass-1");
+    await page.goto("/forgot-password");
+    await p.country.choose("Jordan", lang === "ar" ? "الأردن" : "Jordan");
+    await p.phone.fill(account.national);
+    await p.button(t.forgot.submit).click();
+    await expect(page).toHaveURL(new RegExp(`/send-otp/${account.userId}$`));
+    const first = await latestOtp(request, account.e164);
+    const wrong = first === "000000" ? "111111" : "000000";
+    const otpField = p.field(t.fields.otp);
+    for (let i = 0; i < 5; i++) {
+      await otpField.fill(wrong);
+      const answered = page.waitForResponse((res) => res.url().endsWith("/api/verify-otp"));
+      await p.button(t.verify.submit).click();
+      await answered;
+    }
+    // The right code now: before the fix it said "not correct", as if the person had mistyped it.
+    await otpField.fill(first);
+    await p.button(t.verify.submit).click();
+    await p.expectFieldError(p.t.common.errors.too_many_attempts);
+    await expect(page).toHaveURL(/\/send-otp\//);
+    // The countdown had 60 seconds to run; a used-up code offers Re-Send at once.
+    await shot("verify-otp-used-up");
+    await p.button(t.verify.resend).click();
+    await p.expectToast(t.verify.resent);
+    const second = await latestOtp(request, account.e164, first);
+    await otpField.fill(second);
+    await p.button(t.verify.submit).click();
+    await expect(page).toHaveURL(/\/reset-password$/);
+  });
+
   test("an expired or used reset token says so and keeps the passwords typed", async ({ page, lang }) => {
     const p = new AccountPages(page, lang);
     const t = p.t.account;

@@ -51,7 +51,9 @@ describe("errors a person can act on", () => {
   it("tells a wrong current password and too many wrong codes apart from bad credentials", async () => {
     await i18n.changeLanguage("en");
     expect(errorText(new ApiError("incorrect_password", "x", 400))).toBe("Current password is incorrect");
-    expect(errorText(new ApiError("too_many_attempts", "x", 429))).toBe("Too many wrong codes. Ask for a new code.");
+    expect(errorText(new ApiError("too_many_attempts", "x", 429))).toBe(
+      "This code is used up after too many wrong tries. Ask for a new code.",
+    );
     await i18n.changeLanguage("ar");
     expect(errorText(new ApiError("incorrect_password", "x", 400))).toBe("كلمة المرور الحالية غير صحيحة");
   });

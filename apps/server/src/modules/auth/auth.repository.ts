@@ -258,6 +258,17 @@ export class AuthRepository {
   latestActiveToken(relatesTo: string, purposes: string[], now: string) {
     return this.#activeTokens("relates_to", relatesTo, purposes, now).orderBy("created_at", "desc").limit(1).executeTakeFirst();
   }
+  /** The newest code of the given purposes, used or not: tells a code spent by wrong tries from a wrong code. */
+  latestToken(relatesTo: string, purposes: string[]) {
+    return this.db
+      .selectFrom("one_time_tokens")
+      .selectAll()
+      .where("relates_to", "=", relatesTo)
+      .where("purpose", "in", purposes)
+      .orderBy("created_at", "desc")
+      .limit(1)
+      .executeTakeFirst();
+  }
   latestActiveTokenOfUser(userId: string, purposes: string[], now: string) {
     return this.#activeTokens("user_id", userId, purposes, now).orderBy("created_at", "desc").limit(1).executeTakeFirst();
   }

@@ -53,7 +53,14 @@ export class CodesService extends AuthCore {
   async consumeCode(purposes: OtpPurpose[], relatesTo: string, code: unknown): Promise<OneTimeTokenRow> {
     const now = new Date().toISOString();
     const row = await this.repo.latestActiveToken(relatesTo, purposes, now);
-    if (!row || typeof code !== "string") throw authErrors.otpInvalid();
+    if (!row) {
+      // A code spent by wrong tries stays spent even for the right code; saying so (not "not correct") sends the
+      // person to ask for a new one instead of retyping the code they rightly believe is correct.
+      const last = await this.repo.latestToken(relatesTo, purposes);
+      if (last && last.attempts >= OTP_MAX_ATTEMPTS && Date.parse(last.expires_at) > Date.parse(now)) throw authErrors.otpSpent();
+      throw authErrors.otpInvalid();
+    }
+    if (typeof code !== "string") throw authErrors.otpInvalid();
     const expected = this.otpHash(emailTokenHash(relatesTo, code.trim()));
     if (!safeEqual(row.token_hash, expected)) {
       const spent = await this.repo.failTokenAttempt(row, OTP_MAX_ATTEMPTS, now);

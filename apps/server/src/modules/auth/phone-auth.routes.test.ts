@@ -88,6 +88,26 @@ describe("POST /api/sign-up", () => {
 });
 
 describe("forgot password: send-otp → verify-otp → reset-password", () => {
+  test("after five wrong codes even the right one is refused as spent, and a new code works", async () => {
+    const phoneNumber = national();
+    const signup = (
+      await post("/api/sign-up", { country: "+962", phoneNumber, password: "secret123", agreeToReminder: true })
+    ).json();
+    await post("/api/send-otp", { country: "+962", phoneNumber });
+    const otp = await lastCode(`+962${phoneNumber}`);
+    const wrong = otp === "000000" ? "111111" : "000000";
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await post("/api/verify-otp", { otp: wrong, user: signup.user.id })).json().code);
+    expect(codes).toEqual(["invalid_otp", "invalid_otp", "invalid_otp", "invalid_otp", "too_many_attempts"]);
+    // The right code now says the code is used up, not that it is wrong.
+    const right = await post("/api/verify-otp", { otp, user: signup.user.id });
+    expect(right.statusCode).toBe(429);
+    expect(right.json().code).toBe("too_many_attempts");
+    await post("/api/send-otp", { country: "+962", phoneNumber });
+    const fresh = await lastCode(`+962${phoneNumber}`);
+    expect((await post("/api/verify-otp", { otp: fresh, user: signup.user.id })).statusCode).toBe(200);
+  });
+
   test("the whole flow, with single-use codes and tokens", async () => {
     const phoneNumber = national();
     const signup = (

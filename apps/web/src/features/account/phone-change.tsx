@@ -3,6 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { TextField } from "../../components/form-fields.tsx";
 import { accountQuery } from "../../lib/account.ts";
+import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
@@ -55,6 +56,8 @@ export function PendingPhoneChange({
       toast.success(t("phoneChange.done"));
     } catch (err) {
       setError(errorText(err));
+      // A used-up code cannot be retried: empty the field so the next step is Re-Send, not retyping.
+      if (err instanceof ApiError && err.code === "too_many_attempts") setCode("");
     } finally {
       setBusy(false);
     }
@@ -64,6 +67,7 @@ export function PendingPhoneChange({
     try {
       // The pending number is complete (with its "+" and dial code), so any country reads it.
       settle(await startPhoneChange({ country: country ?? "JO", phoneNumber: pending.e164, channel: pending.channel }));
+      setError(null);
       toast.info(t("phoneChange.resent"), { toastId: "phone-resent" });
     } catch (err) {
       toast.error(errorText(err));

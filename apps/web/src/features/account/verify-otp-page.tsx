@@ -2,6 +2,7 @@ import { verifyOtpRequestSchema } from "@hikaya/contracts";
 import { type FormEvent, useState } from "react";
 import { TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
+import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -46,6 +47,13 @@ export function VerifyOtpPage() {
       writeResetFlow({ token, userId });
       navigate("/reset-password");
     } catch (err) {
+      if (err instanceof ApiError && err.code === "too_many_attempts") {
+        // The code is used up, right or wrong: say so by the field and offer a new code now, not after the countdown.
+        setError(errorText(err));
+        setOtp("");
+        setResendAt(Date.now());
+        return;
+      }
       toast.error(errorText(err));
     } finally {
       setBusy(false);
@@ -64,6 +72,7 @@ export function VerifyOtpPage() {
       const id = result.user;
       setUserId(id);
       writeResetFlow({ userId: id });
+      setError(null);
       toast.success(t("verify.resent"));
       setResendAt(Date.now() + RESEND_AFTER_SECONDS * 1000);
     } catch (err) {
