@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { errorBodySchema } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
-import { LIVE_STREAMS_PER_ACCOUNT } from "../modules/messages/messages.stream.ts";
+import { LIVE_STREAMS_PER_ACCOUNT } from "../modules/messages/live-streams.ts";
 import { createReplica, createTestApp, type TestApp, testDialect } from "../test/test-app.ts";
 import { createTestUser, type TestUser } from "../test/test-users.ts";
 import { mediaOrigins } from "./security-headers.ts";

@@ -2,6 +2,7 @@ import type { ChatMessage } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
 import type { MessageBus } from "../../infrastructure/bus/index.ts";
 import { listMessagesAfter, type MessageRow, maxMessageId } from "./messages.repository.ts";
+import { CorkedUntilTurnEnds } from "./messages.stream.ts";
 
 export const MESSAGES_CHANNEL = "hikaya_messages";
 /** "A conversation's assignee changed": `{ conversation }`, the conversation's user id. */
@@ -62,10 +63,8 @@ export class LiveHub {
   #unsubscribeAssignments: (() => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
-  /** Connections written to since the last flush, corked until then (see #corkUntilFlush). */
-  #corked = new Set<Registered>();
-  /** Settles once the corked writes have left; null while nothing is corked (see announce). */
-  #flushed: PromiseWithResolvers<void> | null = null;
+  /** Connections written to in this turn of the event loop, corked until it ends (messages.stream.ts). */
+  readonly #corks = new CorkedUntilTurnEnds();
 
   constructor(db: DB, bus: MessageBus, toChat: (row: MessageRow) => ChatMessage) {
     this.#db = db;
@@ -108,7 +107,7 @@ export class LiveHub {
     // The sender's acknowledgement leaves after the message's deliveries on this process, not before them. Both
     // awaited together: a publish failing while the flush is pending must not go unhandled.
     await Promise.all([
-      this.#flushed?.promise,
+      this.#corks.flushed,
       this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id })),
     ]);
   }
@@ -190,34 +189,11 @@ export class LiveHub {
         if (row.id <= conn.lastSentId) continue;
         frame ??= sseFrame(this.#toChat(row));
         conn.lastSentId = row.id;
-        this.#corkUntilFlush(conn);
+        // A burst's messages then reach a facilitator's stream in one write, not one system call per message.
+        this.#corks.hold(conn);
         conn.send(frame);
       }
     }
-  }
-
-  /**
-   * A burst's messages are stored one request after another, and a facilitator's stream gets every one of them:
-   * written as they come, that is one socket write (a system call) per message per stream. Corked until the
-   * event loop has handled the requests that were ready together, each stream's share leaves in one write,
-   * before the loop waits for anything new.
-   */
-  #corkUntilFlush(conn: Registered) {
-    if (this.#corked.has(conn)) return;
-    if (this.#corked.size === 0) {
-      setImmediate(() => this.#flush());
-      this.#flushed = Promise.withResolvers();
-    }
-    this.#corked.add(conn);
-    conn.cork?.();
-  }
-
-  #flush() {
-    const corked = this.#corked;
-    this.#corked = new Set();
-    for (const conn of corked) conn.uncork?.();
-    this.#flushed?.resolve();
-    this.#flushed = null;
   }
 
   /**
@@ -278,7 +254,7 @@ export class LiveHub {
 
   async close() {
     this.#closed = true;
-    this.#flush();
+    this.#corks.flush();
     if (this.#timer) clearInterval(this.#timer);
     await this.#unsubscribe?.();
     await this.#unsubscribeAssignments?.();

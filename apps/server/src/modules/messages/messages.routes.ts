@@ -25,8 +25,8 @@ import { type AuthContext, requireOperator, requireUser } from "../auth/guards.t
 import { notifyReply } from "../reminders/push.service.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
+import { LiveStreams, openLiveStream } from "./live-streams.ts";
 import { MessagesService, type Sender, type SendInput, toChatMessage, VOICE_BUCKET } from "./messages.service.ts";
-import { LiveStreams, openLiveStream } from "./messages.stream.ts";
 
 const PRIVATE_CACHE = "private, max-age=3600";
 const pageQuery = z.object({

@@ -1,26 +1,26 @@
 import type { ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { AppError, forbidden, tooManyRequests, unauthorized } from "../../errors.ts";
-import { accessTokenOf, operatorRoleOf } from "../auth/guards.ts";
-import type { LiveConnection, LiveHub } from "./live-hub.ts";
 
-const HEARTBEAT_MS = 25_000;
-/** Live-chat streams one person may hold open at once on one server (tabs, devices, a reconnect in flight). */
-export const LIVE_STREAMS_PER_ACCOUNT = 5;
+/**
+ * The one way live-chat streams reach the wire. Every byte of a stream (its head, its events, its pings, its end),
+ * every cork and flush and the socket's detaching from its response go through here, so what this relies on of Node's
+ * internals (`ServerResponse.detachSocket`, the response's chunked framing) sits in one file, and
+ * `messages.stream.test.ts` fails if Node changes it.
+ */
+export interface SseWire {
+  /** Writes one SSE frame (events, pings). False when the reader fell too far behind and the wire was dropped. */
+  write(frame: string): boolean;
+  /** Frames written between cork and uncork leave in one write (one system call). */
+  cork(): void;
+  uncork(): void;
+  /** Ends the response properly (last chunk), the connection with it; `drop`: closes it at once, unsent bytes lost. */
+  end(drop?: boolean): void;
+}
+
 /** Bytes a stream may have waiting to be written (beyond the kernel's buffers) before it is dropped. */
 export const LIVE_STREAM_MAX_BUFFERED_BYTES = 1024 * 1024;
-/** How long a browser waits before reconnecting (EventSource `retry:`). */
-const RETRY_MS = 1500;
 
-/** One HTTP/1.1 chunk (the response is chunked, as Node would frame it), as bytes ready for the socket. */
-const chunk = (text: string) => {
-  const body = Buffer.from(text);
-  return Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n")]);
-};
-const PING_TEXT = ": ping\n\n";
-const PING = chunk(PING_TEXT);
-const LAST_CHUNK = Buffer.from("0\r\n\r\n");
 const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache, no-transform",
@@ -28,9 +28,17 @@ const SSE_HEADERS = {
   "x-accel-buffering": "no",
 };
 
+/** One HTTP/1.1 chunk (the response is chunked, as Node would frame it), as bytes ready for the socket. */
+const chunk = (text: string) => {
+  const body = Buffer.from(text);
+  return Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n")]);
+};
+const LAST_CHUNK = Buffer.from("0\r\n\r\n");
+
 /**
- * The hub hands every connection of one event the same frame string, one connection after another; framing and
- * encoding it once here means a delivery is a single socket write of shared bytes, whatever the fan-out.
+ * The hub hands every connection of one event the same frame string, one connection after another (and the heartbeat
+ * the same ping); framing and encoding it once here means a delivery is a single socket write of shared bytes,
+ * whatever the fan-out.
  */
 let lastFrame = "";
 let lastBytes = chunk("");
@@ -42,59 +50,26 @@ function bytesOf(frame: string): Buffer {
   return lastBytes;
 }
 
-const STREAM = Symbol("hikaya.liveStream");
-type StreamSocket = Socket & { [STREAM]?: LiveStream };
+const WIRE = Symbol("hikaya.sseWire");
+type WireSocket = Socket & { [WIRE]?: SocketWire };
 
-function endStreamOfSocket(this: StreamSocket) {
-  this[STREAM]?.end();
+function closeWireOfSocket(this: WireSocket) {
+  this[WIRE]?.closed();
 }
 
 /**
- * One open stream. Thousands stay open for hours, so each is one small object writing straight to its socket:
- * no timer, no closures, no Node/Fastify response buffering per stream (the response head and the chunk framing
- * are written here, in the format ServerResponse would use), and once its head is written, no response object
- * at all (see detach). A response without a TCP socket of its own (an injected request) goes through
- * ServerResponse as usual.
+ * A stream on a TCP socket of its own: thousands stay open for hours, so each is one small object writing
+ * chunk-framed bytes straight to its socket, with no timer, no closures and no response object once its head is
+ * written (see detach).
  */
-class LiveStream implements LiveConnection {
-  readonly userId: string | null;
-  lastSentId = 0;
-  replaying: LiveConnection["replaying"] = null;
-  closed = false;
-  /** The person holding it (a facilitator's own id when the stream follows every conversation): the cap counts these. */
-  readonly accountId: string;
-  readonly sessionId: string;
-  /** Token expiry, ms since the epoch (0: none). */
-  readonly expiresAt: number;
-  readonly #streams: LiveStreams;
-  readonly #socket: StreamSocket | null;
-  /** Only without a socket of its own (injected). */
-  readonly #raw: ServerResponse | null;
+class SocketWire implements SseWire {
+  readonly #socket: WireSocket;
+  readonly #onClose: () => void;
+  #open = true;
 
-  constructor(
-    streams: LiveStreams,
-    out: { socket: StreamSocket } | { raw: ServerResponse },
-    who: { userId: string | null; accountId: string; sessionId: string; expiresAt: number },
-  ) {
-    this.#streams = streams;
-    this.#socket = "socket" in out ? out.socket : null;
-    this.#raw = "raw" in out ? out.raw : null;
-    this.userId = who.userId;
-    this.accountId = who.accountId;
-    this.sessionId = who.sessionId;
-    this.expiresAt = who.expiresAt;
-  }
-
-  send(frame: string) {
-    if (this.closed) return;
-    if (this.#socket) this.#write(this.#socket, bytesOf(frame));
-    else this.#raw?.write(frame);
-  }
-
-  ping() {
-    if (this.closed) return;
-    if (this.#socket) this.#write(this.#socket, PING);
-    else this.#raw?.write(PING_TEXT);
+  constructor(socket: WireSocket, onClose: () => void) {
+    this.#socket = socket;
+    this.#onClose = onClose;
   }
 
   /**
@@ -103,191 +78,129 @@ class LiveStream implements LiveConnection {
    * the connection is dropped and its memory freed: the browser reconnects with the last id it saw and gets the rest
    * from the database.
    */
-  #write(socket: StreamSocket, bytes: Buffer) {
-    socket.write(bytes);
-    if (socket.writableLength > LIVE_STREAM_MAX_BUFFERED_BYTES) this.end(true);
+  write(frame: string) {
+    if (!this.#open) return false;
+    this.#socket.write(bytesOf(frame));
+    if (this.#socket.writableLength <= LIVE_STREAM_MAX_BUFFERED_BYTES) return true;
+    this.closed();
+    return false;
   }
 
   cork() {
-    this.#socket?.cork();
+    this.#socket.cork();
   }
 
   uncork() {
-    this.#socket?.uncork();
+    this.#socket.uncork();
   }
 
-  /**
-   * Ends the response properly (last chunk) and closes the connection; the browser then reconnects. `drop`: closes
-   * it at once, with whatever it had not taken yet.
-   */
   end(drop = false) {
-    if (this.closed) return;
-    this.closed = true;
-    this.#streams.delete(this);
+    if (!this.#open) return;
+    this.#let(drop);
+  }
+
+  /** The socket closed (or must be dropped): the owner hears of it once. */
+  closed() {
+    if (!this.#open) return;
+    this.#let(true);
+    this.#onClose();
+  }
+
+  #let(drop: boolean) {
+    this.#open = false;
     const socket = this.#socket;
-    if (!socket) {
-      if (this.#raw && !this.#raw.writableEnded) this.#raw.end();
-      return;
-    }
-    socket.off("close", endStreamOfSocket);
-    socket[STREAM] = undefined;
+    socket.off("close", closeWireOfSocket);
+    socket[WIRE] = undefined;
     if (!drop && !socket.destroyed && socket.writable) socket.end(LAST_CHUNK);
     else socket.destroy();
   }
 }
 
-/**
- * The open streams of this process: the hub's connections, counted per person for the cap, and one timer for all
- * of them: it keeps proxies from timing the streams out and ends each once its session is signed out or its token
- * expires; the browser then reconnects with its current token (or is refused).
- */
-export class LiveStreams {
-  readonly #open = new Set<LiveStream>();
-  /** Open streams per account (LIVE_STREAMS_PER_ACCOUNT). */
-  readonly #perAccount = new Map<string, number>();
-  readonly #hub: LiveHub;
-  readonly #isActive: (sessionId: string) => Promise<boolean>;
-  readonly #timer: NodeJS.Timeout;
+/** A response without a TCP socket of its own (an injected request) goes through ServerResponse as usual. */
+class ResponseWire implements SseWire {
+  readonly #raw: ServerResponse;
 
-  constructor(hub: LiveHub, isActive: (sessionId: string) => Promise<boolean>, heartbeatMs = HEARTBEAT_MS) {
-    this.#hub = hub;
-    this.#isActive = isActive;
-    this.#timer = setInterval(() => this.heartbeat(), heartbeatMs);
-    this.#timer.unref();
+  constructor(raw: ServerResponse) {
+    this.#raw = raw;
   }
 
-  get size() {
-    return this.#open.size;
+  write(frame: string) {
+    if (this.#raw.writableEnded) return false;
+    this.#raw.write(frame);
+    return true;
   }
 
-  get hub() {
-    return this.#hub;
-  }
+  cork() {}
 
-  /**
-   * Takes one of the person's stream places, or refuses with 429 when they hold them all. Checked and taken in one
-   * turn of the event loop (the stream is added right after, with nothing awaited between), so tabs opening together
-   * cannot all pass it.
-   */
-  add(stream: LiveStream) {
-    const held = this.#perAccount.get(stream.accountId) ?? 0;
-    if (held >= LIVE_STREAMS_PER_ACCOUNT) throw tooManyRequests(5);
-    this.#perAccount.set(stream.accountId, held + 1);
-    this.#open.add(stream);
-  }
+  uncork() {}
 
-  delete(stream: LiveStream) {
-    if (!this.#open.delete(stream)) return;
-    this.#hub.disconnect(stream);
-    const left = (this.#perAccount.get(stream.accountId) ?? 1) - 1;
-    if (left <= 0) this.#perAccount.delete(stream.accountId);
-    else this.#perAccount.set(stream.accountId, left);
-  }
-
-  /** Pings every stream, ends the expired ones, then those whose session ended (one check per session). */
-  heartbeat(now = Date.now()) {
-    const bySession = new Map<string, LiveStream[]>();
-    for (const stream of [...this.#open]) {
-      if (stream.expiresAt && stream.expiresAt <= now) {
-        stream.end();
-        continue;
-      }
-      stream.ping();
-      const list = bySession.get(stream.sessionId);
-      if (list) list.push(stream);
-      else bySession.set(stream.sessionId, [stream]);
-    }
-    for (const [sessionId, list] of bySession)
-      this.#isActive(sessionId).then(
-        (active) => {
-          if (!active) for (const stream of list) stream.end();
-        },
-        () => undefined,
-      );
-  }
-
-  close() {
-    clearInterval(this.#timer);
-    for (const stream of [...this.#open]) stream.end();
+  end() {
+    if (!this.#raw.writableEnded) this.#raw.end();
   }
 }
 
 /**
- * Server-Sent Events. EventSource cannot set headers, so this endpoint alone also takes the token
- * as `?access_token=`. Every event carries the message id; a reconnecting EventSource sends it back
- * as Last-Event-ID (or a client passes `?after=`), and the hub replays what came after it from the
- * database before going live: no gap, no duplicate. The token is checked before anything is sent, and a person
- * holds at most LIVE_STREAMS_PER_ACCOUNT streams on this process (429 beyond).
+ * An SSE response about to start: `null` when its connection has already gone (nothing to write; the reply is
+ * taken over so Fastify writes nothing either). Nothing is written until `open`, so a refusal (the cap's 429) can
+ * still answer as usual.
  */
-export async function openLiveStream(request: FastifyRequest, reply: FastifyReply, scope: "own" | "all", streams: LiveStreams) {
-  const query = request.query as Record<string, string | undefined>;
-  const token = accessTokenOf(request) ?? (query.access_token || null);
-  if (!token) throw unauthorized("Please log in.");
-  const { tokens, sessions } = request.server.deps.auth;
-  const claims = await tokens.verify(token);
-  if (!(await sessions.isActive(claims.session_id))) throw new AppError("unauthorized", "Session not found");
-  if (scope === "all" && !operatorRoleOf(claims)) throw forbidden("Operators only");
-  const after = cursorOf(request.headers["last-event-id"], query.after);
-  // A facilitator's view of one conversation follows only it (`?conversation=<user id>`), so its replay
-  // after a reconnect reads that conversation, not every message since.
-  const only = scope === "all" && query.conversation ? query.conversation : null;
+export interface PendingSseWire {
+  /** Writes the head (200, the headers hooks set, the stream's own) and the retry hint, then lets go of the response. */
+  open(request: FastifyRequest, retryMs: number, onClose: () => void): SseWire;
+}
 
+export function sseWireOf(reply: FastifyReply): PendingSseWire | null {
   const raw = reply.raw;
-  const socket = raw.socket instanceof Socket ? (raw.socket as StreamSocket) : null;
+  const socket = raw.socket instanceof Socket ? (raw.socket as WireSocket) : null;
   if (socket?.destroyed) {
     reply.hijack();
-    return;
+    return null;
   }
-  const stream = new LiveStream(streams, socket ? { socket } : { raw }, {
-    userId: scope === "all" ? only : claims.sub,
-    accountId: claims.sub,
-    sessionId: claims.session_id,
-    expiresAt: typeof claims.exp === "number" ? claims.exp * 1000 : 0,
-  });
-  streams.add(stream); // the cap: may refuse (429), before anything is written
-  reply.hijack();
-  if (socket) {
-    // The head as ServerResponse would write it (the headers hooks set on the response, such as the security
-    // headers, then the stream's own), but one flat string written once: Node keeps the head it builds for as
-    // long as the response lives, as a rope of every piece (about 2.5 KB a stream).
-    const head = ["HTTP/1.1 200 OK"];
-    for (const [name, value] of Object.entries(raw.getHeaders()))
-      for (const v of Array.isArray(value) ? value : [value]) head.push(`${name}: ${v}`);
-    for (const [name, value] of Object.entries(SSE_HEADERS)) head.push(`${name}: ${value}`);
-    head.push(`date: ${new Date().toUTCString()}`, "transfer-encoding: chunked");
-    socket.write(`${head.join("\r\n")}\r\n\r\n`);
-    socket.write(chunk(`retry: ${RETRY_MS}\n\n`));
-    detach(request, raw, socket);
-    socket[STREAM] = stream;
-    socket.on("close", endStreamOfSocket);
-  } else {
-    raw.writeHead(200, SSE_HEADERS);
-    raw.write(`retry: ${RETRY_MS}\n\n`);
-    raw.on("close", () => stream.end());
-  }
-
-  try {
-    await streams.hub.connect(stream, after);
-    if (stream.closed) streams.hub.disconnect(stream);
-  } catch (error) {
-    request.log.error({ err: error }, "live stream replay failed");
-    stream.end();
-    return;
-  }
-  // Tells the client the replay is done and what it has seen, so it can show "up to date".
-  stream.send(`event: ready\ndata: ${JSON.stringify({ lastId: String(stream.lastSentId) })}\n\n`);
+  return {
+    open(request, retryMs, onClose) {
+      reply.hijack();
+      if (!socket) {
+        raw.writeHead(200, SSE_HEADERS);
+        raw.write(`retry: ${retryMs}\n\n`);
+        raw.on("close", onClose);
+        return new ResponseWire(raw);
+      }
+      // The head as ServerResponse would write it (the headers hooks set on the response, such as the security
+      // headers, then the stream's own), but one flat string written once: Node keeps the head it builds for as
+      // long as the response lives, as a rope of every piece (about 2.5 KB a stream).
+      const head = ["HTTP/1.1 200 OK"];
+      for (const [name, value] of Object.entries(raw.getHeaders()))
+        for (const v of Array.isArray(value) ? value : [value]) head.push(`${name}: ${v}`);
+      for (const [name, value] of Object.entries(SSE_HEADERS)) head.push(`${name}: ${value}`);
+      head.push(`date: ${new Date().toUTCString()}`, "transfer-encoding: chunked");
+      socket.write(`${head.join("\r\n")}\r\n\r\n`);
+      socket.write(chunk(`retry: ${retryMs}\n\n`));
+      detach(raw, socket);
+      forget(request);
+      const wire = new SocketWire(socket, onClose);
+      socket[WIRE] = wire;
+      socket.on("close", closeWireOfSocket);
+      return wire;
+    },
+  };
 }
 
 /**
  * Once its head is written, a stream needs only its socket: the socket lets go of the response (as Node's own
  * server does when a response finishes), so the ServerResponse, its headers, Fastify's request and reply and the
  * listeners hooks put on them are garbage as soon as the handler returns, instead of living as long as the
- * stream (hours). What Node's server still holds for the connection is the request it parsed, the socket's
- * until it closes: it keeps nothing the stream does not need (no headers, no URL with the access token in it).
- * The socket's close still ends the stream (endStreamOfSocket), and Node's server still cleans up its parser.
+ * stream (hours). Afterwards the socket is ours to write to, and the response writes nothing more to it.
+ * Node's server still cleans up its parser when the socket closes. Exported for the test that holds Node to it.
  */
-function detach(request: FastifyRequest, raw: ServerResponse, socket: Socket) {
+export function detach(raw: ServerResponse, socket: Socket) {
   raw.detachSocket(socket);
+}
+
+/**
+ * What Node's server still holds for the connection is the request it parsed, the socket's until it closes: it
+ * keeps nothing the stream does not need (no headers, no URL with the access token in it).
+ */
+function forget(request: FastifyRequest) {
   const req = request.raw;
   // The route's own path (these routes have no parameters): a slice of the URL would keep all of it alive.
   req.url = request.routeOptions.url ?? "/";
@@ -295,9 +208,44 @@ function detach(request: FastifyRequest, raw: ServerResponse, socket: Socket) {
   req.rawHeaders = [];
 }
 
-function cursorOf(lastEventId: string | string[] | undefined, after: string | undefined): number | null {
-  const values = [Array.isArray(lastEventId) ? lastEventId[0] : lastEventId, after]
-    .filter((v): v is string => typeof v === "string" && /^\d{1,15}$/.test(v))
-    .map(Number);
-  return values.length ? Math.max(...values) : null;
+/** What a per-turn cork holds: a connection whose wire may batch writes (test doubles may not). */
+export interface Corkable {
+  cork?(): void;
+  uncork?(): void;
+}
+
+/**
+ * A burst's messages are stored one request after another, and a facilitator's stream gets every one of them:
+ * written as they come, that is one socket write (a system call) per message per stream. A stream written to is
+ * held corked until the event loop has handled the requests that were ready together (`setImmediate`), so each
+ * stream's share leaves in one write, before the loop waits for anything new.
+ */
+export class CorkedUntilTurnEnds {
+  #corked = new Set<Corkable>();
+  /** Settles once the corked writes have left; null while nothing is corked. */
+  #flushed: PromiseWithResolvers<void> | null = null;
+
+  /** Corks the connection (once per turn) before it is written to. */
+  hold(conn: Corkable) {
+    if (this.#corked.has(conn)) return;
+    if (this.#corked.size === 0) {
+      setImmediate(() => this.flush());
+      this.#flushed = Promise.withResolvers();
+    }
+    this.#corked.add(conn);
+    conn.cork?.();
+  }
+
+  /** Settles once what is corked now has left (undefined: nothing is). */
+  get flushed(): Promise<void> | undefined {
+    return this.#flushed?.promise;
+  }
+
+  flush() {
+    const corked = this.#corked;
+    this.#corked = new Set();
+    for (const conn of corked) conn.uncork?.();
+    this.#flushed?.resolve();
+    this.#flushed = null;
+  }
 }
