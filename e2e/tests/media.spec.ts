@@ -1,9 +1,16 @@
+import arStories from "../../apps/web/src/locales/ar/stories.json" with { type: "json" };
+import enStories from "../../apps/web/src/locales/en/stories.json" with { type: "json" };
 import { adminToken, Console } from "../pages/admin.ts";
 import { cleanUpConsole, DEMO_FILES, LAPTOP, signUp, userApp } from "../support/console-setup.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 // Issue 29: an operator uploads a story video, the server processes it (HLS renditions), the console says when it
-// is ready, and a family's player streams it through hls.js, starting on the lowest rendition.
+// is ready, and a family's player streams it through hls.js, starting on the lowest rendition. Its captions (WCAG 2.2
+// 1.2.2) are typed in English and uploaded as a .vtt in Arabic, and show in the family's language with a switch.
+
+const CUES = { en: "Once upon a time", ar: "كان يا ما كان" };
+// One cue over the whole 6 s demo clip, so it is on screen whenever the test looks.
+const vtt = (text: string) => `WEBVTT\n\n00:00.000 --> 01:00.000\n${text}\n`;
 
 test.afterAll(cleanUpConsole);
 
@@ -35,6 +42,27 @@ test("an uploaded story video is processed and the family's player streams it", 
   const state = page.getByRole("status").filter({ hasText: s.mediaJob.label });
   await expect(state).toContainText(s.mediaJob.ready, { timeout: 60_000 });
   await shot("admin-media-ready");
+
+  // Captions: a file that is not WebVTT is refused in the operator's language; English typed, Arabic uploaded.
+  const captions = page.getByTestId("captions-editor").first();
+  const named = (text: string, language: string) => text.replace("{{language}}", language);
+  const [en, ar] = [s.captions.languages.en, s.captions.languages.ar];
+  await captions.getByLabel(named(s.captions.text, en)).fill("1\n00:00:00,000 --> 00:00:05,000\nNot WebVTT\n");
+  await expect(captions.getByRole("alert")).toHaveText(s.captions.problem.not_webvtt);
+  await captions.getByLabel(named(s.captions.text, en)).fill(vtt(CUES.en));
+  await expect(captions.getByRole("alert")).toHaveText("");
+  // The preview plays the video with the typed captions, before anything is saved.
+  await expect(captions.locator("video track")).toHaveAttribute("src", /^blob:/);
+  await captions.getByRole("button", { name: named(s.captions.save, en) }).click();
+  await expect(c.toast(named(s.captions.savedToast, en))).toBeVisible();
+  await captions.getByRole("radio", { name: new RegExp(`^${ar}`) }).check();
+  await captions
+    .getByLabel(named(s.captions.file, ar))
+    .setInputFiles({ name: "ar.vtt", mimeType: "text/vtt", buffer: Buffer.from(vtt(CUES.ar)) });
+  await expect(captions.getByLabel(named(s.captions.text, ar))).toHaveValue(vtt(CUES.ar));
+  await captions.getByRole("button", { name: named(s.captions.save, ar) }).click();
+  await expect(c.toast(named(s.captions.savedToast, ar))).toBeVisible();
+  await shot("admin-captions-saved");
 
   // Published, and opened for a new family member by watching every story before it.
   const headers = { authorization: `Bearer ${await adminToken(request)}` };
@@ -70,6 +98,26 @@ test("an uploaded story video is processed and the family's player streams it", 
     // It began on the lowest rendition.
     expect(segments[0]).toMatch(/\/240p\/seg_\d+\.ts$/);
     await shot("media-hls-playing");
+
+    // Captions in the family's language are on screen, as right-to-left Arabic for an Arabic reader; the switch
+    // goes to the other language, then off.
+    const words = { en: enStories, ar: arStories }[lang].captions;
+    const other = lang === "ar" ? "en" : "ar";
+    const showing = () =>
+      video.evaluate((v: HTMLVideoElement) => {
+        const track = Array.from(v.textTracks).find((t) => t.mode === "showing");
+        const cue = track?.activeCues?.[0] as VTTCue | undefined;
+        return track ? `${track.language}: ${cue?.text ?? ""}` : "off";
+      });
+    await expect(video.locator(`track[srclang="${lang}"]`)).toHaveAttribute("lang", lang);
+    await expect.poll(showing, { timeout: 10_000 }).toBe(`${lang}: ${CUES[lang]}`);
+    await expect(video).toHaveAttribute("data-captions", lang);
+    await shot("media-captions");
+    await user.page.getByRole("button", { name: words.languages[other] }).click();
+    await expect.poll(showing, { timeout: 10_000 }).toBe(`${other}: ${CUES[other]}`);
+    await user.page.getByRole("button", { name: words.off }).click();
+    await expect.poll(showing).toBe("off");
+    await expect(user.page.getByRole("button", { name: words.off })).toHaveAttribute("aria-pressed", "true");
   } finally {
     await user.context.close();
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "./constants.ts";
 
 /** Processing of uploaded videos and voices (server: modules/media). */
 
@@ -41,5 +42,30 @@ export const mediaStreamSchema = z.object({
   hls: z.string().nullable(),
   poster: z.string().nullable(),
   durationSeconds: z.number().nullable(),
+  /** WebVTT captions per language (WCAG 1.2.2), each under the video's own access rule; present or not, any time. */
+  captions: z.array(z.object({ lang: z.enum(LANGUAGES), url: z.string() })).optional(),
 });
 export type MediaStream = z.infer<typeof mediaStreamSchema>;
+
+/**
+ * Captions of a story video, one WebVTT file per language, given by the console as text (an uploaded .vtt is read
+ * in the browser). 256 KB holds hours of captions; a larger file is most likely not captions.
+ */
+export const CAPTIONS_MAX_BYTES = 256 * 1024;
+export type CaptionsProblem = "not_webvtt" | "too_large";
+
+/** Why a text is not a WebVTT file the players can use, or null. The console and the server both check. */
+export function captionsProblem(text: string): CaptionsProblem | null {
+  if (new TextEncoder().encode(text).length > CAPTIONS_MAX_BYTES) return "too_large";
+  // The format's signature: "WEBVTT" at the very start (after an optional byte order mark), then a space, tab or end of line.
+  return /^\uFEFF?WEBVTT(?:[ \t\r\n]|$)/.test(text) ? null : "not_webvtt";
+}
+
+export const captionsInputSchema = z.object({
+  /** The video as the console has it: its stored path or signed link. */
+  src: z.string().max(600),
+  lang: z.enum(LANGUAGES),
+  text: z.string().max(CAPTIONS_MAX_BYTES),
+});
+export type CaptionsInput = z.infer<typeof captionsInputSchema>;
+export const captionsTargetSchema = captionsInputSchema.pick({ src: true, lang: true });

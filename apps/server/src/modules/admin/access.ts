@@ -29,6 +29,8 @@ export const ADMIN_ROUTE_ROLES: Readonly<Record<string, OperatorRole>> = {
   "GET /api/admin/sms-outbox": "admin",
   "POST /api/admin/uploads/:purpose": "admin",
   "POST /api/admin/media/status": "admin",
+  "PUT /api/admin/media/captions": "admin",
+  "DELETE /api/admin/media/captions": "admin",
   "GET /api/admin/stories": "admin",
   "POST /api/admin/stories": "admin",
   "GET /api/admin/stories/:id": "admin",

@@ -1,4 +1,6 @@
 import {
+  captionsInputSchema,
+  captionsTargetSchema,
   MEDIA_FAILURES,
   mediaStatusAnswerSchema,
   mediaStatusQuerySchema,
@@ -12,9 +14,12 @@ import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
+import { actorOf } from "../audit/audit.service.ts";
+import { requireOperator } from "../auth/guards.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { isValidLink } from "../storage/signed-links.ts";
 import { mediaLinkSubject, objectOf } from "../storage/story-media.ts";
+import { removeCaptions, saveCaptions } from "./captions.ts";
 import { ownerKeyOf } from "./enqueue.ts";
 import { NO_STREAM, statesOf, streamOf } from "./media.service.ts";
 
@@ -44,6 +49,21 @@ function withoutRedirect(storage: FileStorage): FileStorage {
   });
 }
 
+/** What GET /api/media/stream answers for a video address: its stream and captions, if the address is valid. */
+async function streamFor(deps: FastifyInstance["deps"], src: string) {
+  const object = objectOf(src);
+  if (!object) return NO_STREAM;
+  let signature: { expires: string; signature: string } | null = null;
+  if (object.bucket === STORY_MEDIA_BUCKET) {
+    const query = new URLSearchParams(src.split("?")[1] ?? "");
+    const expires = Number(query.get("expires"));
+    const given = query.get("signature") ?? undefined;
+    if (!isValidLink(deps, mediaLinkSubject(object.key), expires, given)) return NO_STREAM;
+    signature = { expires: String(expires), signature: given ?? "" };
+  }
+  return streamOf(deps, src, signature);
+}
+
 export async function mediaRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -59,7 +79,8 @@ export async function mediaRoutes(fastify: FastifyInstance) {
       const owner = ownerKeyOf(key);
       if (!owner || !isValidLink(app.deps, mediaLinkSubject(owner), expires, signature))
         throw new AppError("forbidden", "This link has expired or is not valid");
-      const storage = key.endsWith(".m3u8") ? withoutRedirect(app.deps.storage) : app.deps.storage;
+      // Captions too: a <track> fetched from another origin (S3) would need CORS and a crossorigin attribute.
+      const storage = key.endsWith(".m3u8") || key.endsWith(".vtt") ? withoutRedirect(app.deps.storage) : app.deps.storage;
       return sendObject(request, reply, storage, STORY_MEDIA_BUCKET, key, SIGNED_CACHE_CONTROL);
     },
   });
@@ -75,20 +96,9 @@ export async function mediaRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const src = request.query.src;
-      const object = objectOf(src);
-      if (!object) return NO_STREAM;
-      let signature: { expires: string; signature: string } | null = null;
-      if (object.bucket === STORY_MEDIA_BUCKET) {
-        const query = new URLSearchParams(src.split("?")[1] ?? "");
-        const expires = Number(query.get("expires"));
-        const given = query.get("signature") ?? undefined;
-        if (!isValidLink(app.deps, mediaLinkSubject(object.key), expires, given)) return NO_STREAM;
-        signature = { expires: String(expires), signature: given ?? "" };
-      }
       // The answer changes once, when processing finishes; a player asks again on its next visit.
       reply.header("cache-control", "private, max-age=30");
-      return streamOf(app.deps, src, signature);
+      return streamFor(app.deps, request.query.src);
     },
   );
 
@@ -103,5 +113,39 @@ export async function mediaRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => ({ states: await statesOf(app.deps, request.body.paths) }),
+  );
+
+  // Captions per language (captions.ts), given as text: the console reads an uploaded .vtt itself.
+  app.put(
+    "/api/admin/media/captions",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: "Save a stored video's WebVTT captions in one language (must start with WEBVTT; 256 KB at most)",
+        body: captionsInputSchema,
+        response: { 200: mediaStreamSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    // Answers what GET /api/media/stream now says for the address, so the editor shows the saved file at once.
+    async (request) => {
+      await saveCaptions(app.deps, actorOf(await requireOperator(request)), request.body);
+      return streamFor(app.deps, request.body.src);
+    },
+  );
+
+  app.delete(
+    "/api/admin/media/captions",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: "Remove a stored video's captions in one language",
+        body: captionsTargetSchema,
+        response: { 200: mediaStreamSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      await removeCaptions(app.deps, actorOf(await requireOperator(request)), request.body);
+      return streamFor(app.deps, request.body.src);
+    },
   );
 }

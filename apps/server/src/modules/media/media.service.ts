@@ -6,6 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { type Bucket, type MediaJobState, type MediaStream, STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { objectOf } from "../storage/story-media.ts";
+import { captionsOf } from "./captions.ts";
 import { derivedPrefix, VOICE_FILE, voiceCopyKey } from "./enqueue.ts";
 import { loadBinaries, MediaJobFailure, probe } from "./ffmpeg.ts";
 import { findJobs, type MediaJobRow } from "./media.repository.ts";
@@ -114,16 +115,12 @@ export const NO_STREAM: MediaStream = { hls: null, poster: null, durationSeconds
  * not handed the video's link (a locked story) gets no stream either. A public video's stream is public.
  */
 export async function streamOf(
-  deps: Pick<AppDeps, "db">,
+  deps: Pick<AppDeps, "db" | "storage">,
   src: string,
   signature: { expires: string; signature: string } | null,
 ): Promise<MediaStream> {
   const object = objectOf(src);
   if (!object) return NO_STREAM;
-  const [row] = await findJobs(deps.db, [{ bucket: object.bucket, key: object.key }]);
-  if (row?.status !== "ready" || !row.outputs) return NO_STREAM;
-  const outputs = JSON.parse(row.outputs) as MediaOutputs;
-  if (!outputs.hls) return NO_STREAM;
   const base =
     object.bucket === STORY_MEDIA_BUCKET
       ? signature
@@ -131,10 +128,18 @@ export async function streamOf(
         : null
       : `/storage/v1/object/public/${object.bucket}/`;
   if (!base) return NO_STREAM;
+  // Captions do not wait for processing: the original plays with them too.
+  const [[row], captions] = await Promise.all([
+    findJobs(deps.db, [{ bucket: object.bucket, key: object.key }]),
+    captionsOf(deps, object, base),
+  ]);
+  const outputs = row?.status === "ready" && row.outputs ? (JSON.parse(row.outputs) as MediaOutputs) : null;
+  if (!outputs?.hls) return { ...NO_STREAM, captions };
   return {
     hls: `${base}${outputs.hls}`,
     poster: outputs.poster ? `${base}${outputs.poster}` : null,
     durationSeconds: outputs.durationSeconds,
+    captions,
   };
 }
 

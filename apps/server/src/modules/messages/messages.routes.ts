@@ -22,6 +22,7 @@ import { AppError, forbidden } from "../../errors.ts";
 import { multipartParts, registerMultipart } from "../../plugins/multipart.ts";
 import { actorOf } from "../audit/audit.service.ts";
 import { type AuthContext, requireOperator, requireUser } from "../auth/guards.ts";
+import { voiceCopyOf } from "../media/media.service.ts";
 import { notifyReply } from "../reminders/push.service.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
@@ -200,8 +201,12 @@ export async function messageRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const auth = await requireUser(request);
-      const key = await service.voiceNoteKey(Number(request.params.id), auth);
-      return sendObject(request, reply, storage, VOICE_BUCKET, key, PRIVATE_CACHE);
+      const original = await service.voiceNoteKey(Number(request.params.id), auth);
+      // The AAC-in-MP4 copy once it is ready (modules/media), else the note as it was recorded. The original is
+      // asked for again on each play (no-cache: its ETag answers 304), so a phone that cannot play a WebM gets the
+      // copy seconds later instead of keeping the original for the hour the copy is kept.
+      const copy = await voiceCopyOf(app.deps, VOICE_BUCKET, original);
+      return sendObject(request, reply, storage, VOICE_BUCKET, copy ?? original, copy ? PRIVATE_CACHE : "private, no-cache");
     },
   });
 

@@ -10,6 +10,7 @@ import { toast } from "../../lib/toast.tsx";
 import { adminQueries, uploadTo, useCreateStory, usePublishStory, useUpdateStory } from "../api.ts";
 import { AdminField } from "../components/admin-field.tsx";
 import { ArabicStoryMedia } from "../components/arabic-media.tsx";
+import { CaptionsEditor } from "../components/captions-editor.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { MediaJobStatus } from "../components/media-job-status.tsx";
 import { isExternalVideo, MediaPreview } from "../components/media-preview.tsx";
@@ -47,6 +48,7 @@ export function StoryEditorPage() {
               />
               <PublishSection story={story} />
               <StoryForm key={story.id + story.updatedAt} story={story} />
+              <CaptionsSection story={story} />
               <ThumbnailSection story={story} />
               <ArabicStoryMedia story={story} />
               <QuestionsSection storyId={story.id} />
@@ -260,6 +262,25 @@ function PublishSection({ story }: { story: AdminStory }) {
           await change(true);
         }}
       />
+    </section>
+  );
+}
+
+/** Captions for each stored video of the story (the English one and, when there is one, the Arabic one). */
+function CaptionsSection({ story }: { story: AdminStory }) {
+  const { t } = useTranslation("admin");
+  const videos = [
+    { src: story.videoUrl, name: t("captions.videoEn") },
+    { src: story.videoUrlAr, name: t("captions.videoAr") },
+  ].filter((v): v is { src: string; name: string } => Boolean(v.src) && !isExternalVideo(v.src as string));
+  if (videos.length === 0) return null;
+  return (
+    <section className="admin-card admin-section" aria-labelledby="captions-title">
+      <h2 id="captions-title">{t("captions.title")}</h2>
+      <p className="admin-hint">{t("captions.hint")}</p>
+      {videos.map((v) => (
+        <CaptionsEditor key={v.src.split("?")[0]} src={v.src} videoName={v.name} />
+      ))}
     </section>
   );
 }

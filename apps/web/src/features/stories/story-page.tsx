@@ -13,6 +13,7 @@ import { getUserId } from "../../lib/session.ts";
 import { toast } from "../../lib/toast.tsx";
 import { questionsQuery } from "./api/questions.ts";
 import { useStory, useWatchStory } from "./api/stories.ts";
+import { CaptionSwitch, CaptionTracks, useCaptions } from "./captions.tsx";
 import { type Embed, embedFor, listenForEmbedEnd } from "./embed.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storySubtitle, storyTitle } from "./story-card.tsx";
@@ -39,6 +40,8 @@ function NativePlayer({
   const [attached, setAttached] = useState(false);
   const hlsUrl = stream.data?.hls ?? null;
   const deciding = stream.isPending;
+  const captions = stream.data?.captions ?? [];
+  const { choice, setChoice } = useCaptions(video, captions);
 
   useEffect(() => {
     const el = video.current;
@@ -80,8 +83,11 @@ function NativePlayer({
         controlsList="nodownload"
         aria-label={label}
         onEnded={onEnded}
+        data-captions={choice}
         {...media}
-      />
+      >
+        <CaptionTracks captions={captions} choice={choice} />
+      </video>
       {muted && (
         <button
           type="button"
@@ -95,6 +101,7 @@ function NativePlayer({
           {t("story.unmute")}
         </button>
       )}
+      <CaptionSwitch captions={captions} choice={choice} onChoose={setChoice} />
     </div>
   );
 }
