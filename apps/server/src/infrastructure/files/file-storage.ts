@@ -25,6 +25,11 @@ export interface FileStorage {
   stat(bucket: Bucket, key: string): Promise<StoredObjectInfo | null>;
   read(bucket: Bucket, key: string, range?: ByteRange): Promise<Readable>;
   delete(bucket: Bucket, key: string): Promise<void>;
+  /**
+   * Removes a folder its deleted objects left, if it is empty (local disk; an S3 store has no folders, so it has
+   * none of this): a deleted account leaves no folder named after it.
+   */
+  removeEmptyFolder?(bucket: Bucket, prefix: string): Promise<void>;
   /** Start-up check that the store can be used (S3: the bucket exists and lets us in). Throws one line. */
   check?(): Promise<void>;
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -83,6 +83,11 @@ export class LocalFileStorage implements FileStorage {
     const path = this.#path(bucket, key);
     await rm(path, { force: true });
     await rm(`${path}.__type`, { force: true });
+  }
+
+  async removeEmptyFolder(bucket: Bucket, prefix: string) {
+    // rmdir refuses a folder that is not empty (or is gone), which is the only case to leave alone.
+    await rmdir(this.#path(bucket, prefix)).catch(() => undefined);
   }
 
   async *list(bucket: Bucket): AsyncIterable<ListedObject> {

@@ -52,9 +52,12 @@ export class CachingFileStorage implements FileStorage {
     this.#now = now;
     if (inner.check) this.check = () => inner.check?.() as Promise<void>;
     if (inner.urlFor) this.urlFor = (bucket, key, seconds) => inner.urlFor?.(bucket, key, seconds) as Promise<string | null>;
+    if (inner.removeEmptyFolder)
+      this.removeEmptyFolder = (bucket, prefix) => inner.removeEmptyFolder?.(bucket, prefix) as Promise<void>;
   }
 
   check?: FileStorage["check"];
+  removeEmptyFolder?: FileStorage["removeEmptyFolder"];
   urlFor?: FileStorage["urlFor"];
 
   get bytes(): number {

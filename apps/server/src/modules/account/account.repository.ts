@@ -73,3 +73,22 @@ export async function savePhoneChange(db: Db, row: PhoneChangeRow) {
 export async function deletePhoneChange(db: Db, userId: string) {
   await db.deleteFrom("phone_changes").where("user_id", "=", userId).execute();
 }
+
+/** Who an anonymised admin-audit row was done by, once that person's account is deleted. */
+export const DELETED_PERSON = "deleted";
+
+/**
+ * What outlives a deleted account's rows loses the person: their watch events and sign-in audit rows keep what
+ * happened and when, without their id (or the sign-in rows' address); the console's audit keeps each action with
+ * "deleted" as its actor and no target id.
+ */
+export async function forgetPerson(db: Db, userId: string) {
+  await db.updateTable("analytics_events").set({ user_id: null }).where("user_id", "=", userId).execute();
+  await db.updateTable("audit_log").set({ user_id: null, ip: null }).where("user_id", "=", userId).execute();
+  await db
+    .updateTable("admin_audit_log")
+    .set({ actor_id: DELETED_PERSON, actor_email: null })
+    .where("actor_id", "=", userId)
+    .execute();
+  await db.updateTable("admin_audit_log").set({ target_id: null }).where("target_id", "=", userId).execute();
+}

@@ -296,11 +296,68 @@ describe("deleting the account", () => {
     expect(profile).toEqual([]);
 
     const log = await app.inject({ method: "GET", url: "/api/admin/audit?limit=20", headers: admin.headers });
-    const entry = (log.json().entries as { action: string; targetId: string | null; details: unknown }[]).find(
-      (e) => e.action === "account.delete" && e.targetId === p.userId,
+    const entry = (log.json().entries as { action: string; actorId: string; targetId: string | null; details: unknown }[]).find(
+      (e) => e.action === "account.delete",
     );
-    expect(entry).toBeDefined();
+    // The action is kept, not the person.
+    expect(entry).toMatchObject({ actorId: "deleted", targetId: null });
     expect(JSON.stringify(entry?.details)).not.toMatch(/account-pass|audio/);
+  });
+
+  it("leaves nothing named after the person: watch events, audit rows and storage folders lose them", async () => {
+    const p = await signUp();
+    const admin = await createTestUser(app, { admin: true });
+    const watched = await app.inject({
+      method: "POST",
+      url: "/api/events",
+      payload: { events: [{ name: "video_watched", properties: { videoID: "x", videoOrder: 1 } }], token: p.token },
+    });
+    expect(watched.statusCode).toBe(202);
+    const reset = await app.inject({ method: "POST", url: `/api/admin/users/${p.userId}/reset-code`, headers: admin.headers });
+    expect(reset.statusCode, reset.body).toBeLessThan(300);
+    const form = await multipart({ message: "audio", messageType: "audio" }, { bytes: wavBytes(0.3) });
+    const note = await app.inject({
+      method: "POST",
+      url: "/api/message/send",
+      headers: { ...p.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(note.statusCode, note.body).toBe(200);
+
+    const db = app.deps.db;
+    const storage = join(t.config.dataDir, "storage");
+    const named = async () => ({
+      watchEvents: (await db.selectFrom("analytics_events").select("id").where("user_id", "=", p.userId).execute()).length,
+      authAudit: (await db.selectFrom("audit_log").select("id").where("user_id", "=", p.userId).execute()).length,
+      adminAudit: (
+        await db
+          .selectFrom("admin_audit_log")
+          .select("id")
+          .where((eb) => eb.or([eb("actor_id", "=", p.userId), eb("target_id", "=", p.userId)]))
+          .execute()
+      ).length,
+      paths: readdirSync(storage, { recursive: true }).filter((path) => String(path).includes(p.userId)).length,
+    });
+    const total = async () => ({
+      watchEvents: (await db.selectFrom("analytics_events").select("id").execute()).length,
+      authAudit: (await db.selectFrom("audit_log").select("id").execute()).length,
+    });
+    const before = await named();
+    expect(before.watchEvents * before.authAudit * before.adminAudit * before.paths).toBeGreaterThan(0);
+    const kept = await total();
+
+    const ok = await app.inject({
+      method: "POST",
+      url: "/api/account/delete",
+      headers: p.headers,
+      payload: { password: "account-pass-1" },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await named()).toEqual({ watchEvents: 0, authAudit: 0, adminAudit: 0, paths: 0 });
+    // What happened is kept (the watch, the sign-ups and sign-ins, the deletion), only not whose it was.
+    const after = await total();
+    expect(after.watchEvents).toBe(kept.watchEvents);
+    expect(after.authAudit).toBeGreaterThan(kept.authAudit);
   });
 });
 

@@ -3,7 +3,9 @@ import { type Actor, audit } from "../audit/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
 import { revokeEveryLink } from "../keepsake/keepsake.service.ts";
 import { voiceNoteFilesOf } from "../messages/messages.service.ts";
-import { recordingFilesOf } from "../recordings/recordings.service.ts";
+import { VOICE_BUCKET } from "../messages/voice-notes.ts";
+import { RECORDINGS_BUCKET, recordingFilesOf } from "../recordings/recordings.service.ts";
+import { DELETED_PERSON, forgetPerson } from "./account.repository.ts";
 
 type Deps = Pick<AppDeps, "db" | "storage" | "auth">;
 
@@ -13,7 +15,8 @@ type Deps = Pick<AppDeps, "db" | "storage" | "auth">;
  * cascades from the user to sessions, refresh tokens, identities, factors, codes, profile, progress, recordings,
  * messages and conversation), then the stored files of the recordings and voice notes at once, so nothing the
  * person recorded waits for the storage sweep. The console's audit log keeps that an account was deleted, never
- * what it held.
+ * what it held nor whose it was: what outlives the rows (watch events, audit rows) loses the person's id
+ * (`forgetPerson`; docs/runbook.md says what is kept).
  */
 export async function deleteAccountWithFiles(
   deps: Deps,
@@ -25,17 +28,33 @@ export async function deleteAccountWithFiles(
   // Share links stop first, so no relative hears a voice while the rest of the account is going.
   await revokeEveryLink(deps, userId);
   await deps.auth.service.deleteUser(userId, meta, by.kind);
-  const actor = by.kind === "self" ? { id: userId, email: null } : by.actor;
+  await forgetPerson(deps.db, userId);
+  // The deletion itself is kept as an action, not as the person: no target id, and "deleted" when it was theirs.
+  const actor = by.kind === "self" ? { id: DELETED_PERSON, email: null } : by.actor;
   await audit(
     deps.db,
     actor,
     by.kind === "self" ? "account.delete" : "person.delete",
-    { type: "user", id: userId },
+    { type: "user", id: null },
     {
       files: files.length,
     },
   );
   // Rows first, files after: a failure in between can leave a file nothing points to, never a row whose file is gone.
   for (const file of files) await deps.storage.delete(file.bucket, file.key).catch(() => undefined);
+  // Each bucket keeps a person's files in a folder named by their id (a processed copy one deeper): the emptied
+  // folders go too, deepest first, so none stays named after the person.
+  const folders = new Map<string, { bucket: (typeof files)[number]["bucket"]; prefix: string; depth: number }>();
+  // The person's own folders even with no file left in them (earlier deletions empty them one file at a time).
+  const own = [RECORDINGS_BUCKET, VOICE_BUCKET].map((bucket) => ({ bucket, key: `${userId}/-` }));
+  for (const file of [...files, ...own]) {
+    const parts = file.key.split("/").slice(0, -1);
+    for (let depth = parts.length; depth > 0; depth--) {
+      const prefix = parts.slice(0, depth).join("/");
+      folders.set(`${file.bucket}/${prefix}`, { bucket: file.bucket, prefix, depth });
+    }
+  }
+  for (const { bucket, prefix } of [...folders.values()].sort((a, b) => b.depth - a.depth))
+    await deps.storage.removeEmptyFolder?.(bucket, prefix).catch(() => undefined);
   return { files: files.length };
 }
