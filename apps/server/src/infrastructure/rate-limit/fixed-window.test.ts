@@ -2,7 +2,7 @@ import type { KyselyPlugin } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DB } from "../../db/database.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { DatabaseHits, FixedWindowCounter, hitStoreFor, MemoryHits } from "./fixed-window.ts";
+import { DatabaseHits, FixedWindowCounter, hitStoreFor, MemoryHits, SqliteHits } from "./fixed-window.ts";
 
 let t: TestApp;
 /** The app's database, counting the statements sent through it. */
@@ -88,9 +88,28 @@ describe("counting several keys at once, in the database", () => {
 });
 
 describe("counting in memory (SQLite: one server process)", () => {
-  it("is where a SQLite database's hits are counted; PostgreSQL's are counted in the database, for every replica", () => {
-    expect(hitStoreFor({ db, dialect: "sqlite" })).toBeInstanceOf(MemoryHits);
+  it("is where a SQLite database's hits are counted (SqliteHits); PostgreSQL's are counted in the database, for every replica", () => {
+    expect(hitStoreFor({ db, dialect: "sqlite" })).toBeInstanceOf(SqliteHits);
     expect(hitStoreFor({ db, dialect: "postgres" })).toBeInstanceOf(DatabaseHits);
+  });
+
+  it("on SQLite, keeps a minute's windows in memory and longer ones in the table, which a restart does not forget", async () => {
+    const memory = new MemoryHits();
+    const counter = new FixedWindowCounter(new SqliteHits(db, memory), () => at);
+    const hits = [
+      { key: "s1:ip", limit: minute },
+      { key: "s1:user", limit: hour },
+    ];
+    expect(await counter.hitEach(hits)).toBeNull();
+    expect(await counter.hit("s1:ip", minute)).toBeNull();
+    // Only the hour has a row; the minute's count is in memory.
+    const rows = await db.selectFrom("rate_limits").select("key").where("key", "like", "s1:%").execute();
+    expect(rows.map((r) => r.key)).toEqual([`s1:user:${Math.floor(at / 3_600_000)}`]);
+    // A restart: memory afresh, the table as it was. The minute starts over; the hour still refuses.
+    const restarted = new FixedWindowCounter(new SqliteHits(db, new MemoryHits()), () => at);
+    expect(await restarted.hitEach(hits)).toEqual({ retryAfterSeconds: 3570 });
+    expect(await restarted.hit("s1:ip", minute)).toBeNull();
+    expect(await restarted.hit("s1:ip", minute)).toEqual({ retryAfterSeconds: 30 });
   });
 
   it("counts per key and window without a statement, refuses past the limit, and starts each window afresh", async () => {
@@ -119,7 +138,7 @@ describe("counting in memory (SQLite: one server process)", () => {
     // Ninety-nine addresses later, the account's count is whole; the first addresses were let go.
     expect(await counter.hit(target.key, target.limit)).toBeNull();
     expect(await counter.hit(target.key, target.limit)).toEqual({ retryAfterSeconds: 870 });
-    const [first] = await store.count([{ key: `m2:ip:0:${Math.floor(at / 60_000)}`, ends: 0 }]);
+    const [first] = await store.count([{ key: `m2:ip:0:${Math.floor(at / 60_000)}`, ends: 0, seconds: 60 }]);
     expect(first?.count).toBe(1);
   });
 });

@@ -38,8 +38,8 @@ const upsertTwo = prepared(
 
 type Counted = { key: string; count: number };
 
-/** One hit to count: a key with its window in it, and when that window ends (epoch seconds). */
-export type Hit = { key: string; ends: number };
+/** One hit to count: a key with its window in it, when that window ends (epoch seconds) and how long it lasts. */
+export type Hit = { key: string; ends: number; seconds: number };
 
 /** Where hits are counted: one more on each hit's key, and the counts after. */
 export interface HitStore {
@@ -93,9 +93,9 @@ export const MEMORY_HITS_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * In this process's memory, for a database only this process serves (SQLite: its bus and caches are in-process
- * too): every write request is then spared a commit of its own. A restart starts every window afresh. Bounded in
- * bytes; keys of past windows are never hit again and age out first, and the least recently hit key goes before
- * a key being hammered.
+ * too): every write request is then spared a commit of its own. A restart starts every window afresh, which is why
+ * SQLite keeps only windows of a minute here (SqliteHits). Bounded in bytes; keys of past windows are never hit
+ * again and age out first, and the least recently hit key goes before a key being hammered.
  */
 export class MemoryHits implements HitStore {
   readonly #counts: Cache<number>;
@@ -113,9 +113,38 @@ export class MemoryHits implements HitStore {
   }
 }
 
-/** Where a database's hits are counted: in memory when only this process serves it, else in the database. */
+/** The longest window SQLite counts in memory: what a restart may forget costs at most this much of a limit. */
+export const MEMORY_WINDOW_MAX_SECONDS = 60;
+
+/**
+ * SQLite's one server: windows of a minute (the live chat's and the other frequent writes' limits, where a commit
+ * of its own per request would cost) in memory; longer ones (an account locked by password guessing, hourly
+ * limits) in the rate_limits table, so a restart does not give a guesser a fresh window.
+ */
+export class SqliteHits implements HitStore {
+  readonly #memory: MemoryHits;
+  readonly #database: DatabaseHits;
+
+  constructor(db: DB, memory = new MemoryHits()) {
+    this.#memory = memory;
+    this.#database = new DatabaseHits(db);
+  }
+
+  async count(hits: readonly Hit[], now: number): Promise<readonly Counted[]> {
+    const short = hits.filter((h) => h.seconds <= MEMORY_WINDOW_MAX_SECONDS);
+    if (short.length === hits.length) return this.#memory.count(hits);
+    const long = hits.filter((h) => h.seconds > MEMORY_WINDOW_MAX_SECONDS);
+    const [counted, inMemory] = await Promise.all([this.#database.count(long, now), this.#memory.count(short)]);
+    return [...counted, ...inMemory];
+  }
+}
+
+/**
+ * Where a database's hits are counted: on SQLite (one server process) a minute's windows in memory and longer ones
+ * in the database; on PostgreSQL all in the database, for every replica.
+ */
 export const hitStoreFor = (database: Pick<DatabaseHandle, "db" | "dialect">): HitStore =>
-  database.dialect === "sqlite" ? new MemoryHits() : new DatabaseHits(database.db);
+  database.dialect === "sqlite" ? new SqliteHits(database.db) : new DatabaseHits(database.db);
 
 /** Fixed-window counters: a count per key and window, in a HitStore. */
 export class FixedWindowCounter {
@@ -139,15 +168,16 @@ export class FixedWindowCounter {
    */
   async hitEach(hits: readonly { key: string; limit: WindowLimit }[]): Promise<Refusal | null> {
     const now = this.#now();
-    const windows = new Map<string, { limit: number; ends: number }>();
+    const windows = new Map<string, { limit: number; ends: number; seconds: number }>();
     for (const { key, limit } of hits) {
       const window = Math.floor(now / 1000 / limit.windowSeconds);
       const windowKey = `${key}:${window}`;
-      if (!windows.has(windowKey)) windows.set(windowKey, { limit: limit.limit, ends: (window + 1) * limit.windowSeconds });
+      if (!windows.has(windowKey))
+        windows.set(windowKey, { limit: limit.limit, ends: (window + 1) * limit.windowSeconds, seconds: limit.windowSeconds });
     }
     if (windows.size === 0) return null;
     const counted = await this.#store.count(
-      [...windows].map(([key, { ends }]) => ({ key, ends })),
+      [...windows].map(([key, { ends, seconds }]) => ({ key, ends, seconds })),
       now,
     );
     let retryAfterSeconds = 0;

@@ -2,9 +2,10 @@ import { FixedWindowCounter, type HitStore } from "../../infrastructure/rate-lim
 import { type AuthError, authErrors } from "./auth-errors.ts";
 
 /**
- * Fixed-window counters (on PostgreSQL in the database, so every replica sees the same counts; on SQLite in the one
- * server's memory: fixed-window.ts hitStoreFor). Each bucket is counted per IP and per account (e-mail or phone);
- * the limits are production values that AUTH_RATE_LIMIT_FACTOR scales.
+ * Fixed-window counters in the database (rate_limits), on both dialects: every window here is longer than the
+ * minute SQLite keeps in memory (fixed-window.ts SqliteHits), so a locked account stays locked across a restart,
+ * and on PostgreSQL every replica sees the same counts. Each bucket is counted per IP and per account (e-mail or
+ * phone); the limits are production values that AUTH_RATE_LIMIT_FACTOR scales.
  */
 export const RATE_LIMITS = {
   signInPerIp: { limit: 30, windowSeconds: 300 },
