@@ -1,5 +1,5 @@
 import type { ChatMessage, ConversationAssignee } from "@hikaya/contracts";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryKey, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
@@ -25,8 +25,12 @@ import {
   personKey,
   sendReply,
 } from "./inbox-api.ts";
+import { applyLiveMessage, type ListView, type LoadedList, markReadInList } from "./live-list.ts";
 import "../../components/chat/chat.css";
 import "./inbox.css";
+
+/** A list's search and filter, from its query key (inboxQueries.conversations). */
+const viewOf = (key: QueryKey): ListView => (key[3] as ListView | undefined) ?? { q: "", filter: null };
 
 /**
  * The facilitators' inbox: conversations newest first with unread counts (kept current by the live
@@ -41,20 +45,37 @@ export function InboxPage() {
   useEffect(() => {
     let timer: number | undefined;
     let reconnected = false;
-    const refreshList = () => {
+    /** Lists to read again, together after a short pause (a burst asks once per list). */
+    const stale = new Map<string, QueryKey>();
+    const refresh = (key: QueryKey = conversationsKey) => {
+      stale.set(JSON.stringify(key), key);
       window.clearTimeout(timer);
-      timer = window.setTimeout(() => void client.invalidateQueries({ queryKey: conversationsKey }), 150);
+      timer = window.setTimeout(() => {
+        for (const queryKey of stale.values()) void client.invalidateQueries({ queryKey });
+        stale.clear();
+      }, 150);
+    };
+    // A pushed message changes its own row: applied to every loaded list where it is, read again only where the
+    // list cannot place it (see live-list.ts).
+    const apply = (message: ChatMessage) => {
+      for (const [key, data] of client.getQueriesData<LoadedList>({ queryKey: conversationsKey })) {
+        // A list being read may come back without this message: read it again once it has.
+        const fetching = client.getQueryState(key)?.fetchStatus === "fetching";
+        const next = data && !fetching ? applyLiveMessage(data, message, viewOf(key)) : "refetch";
+        if (next === "refetch") refresh(key);
+        else if (next !== data) client.setQueryData(key, next);
+      }
     };
     const stop = consoleStream.subscribe({
-      onMessage: refreshList,
+      onMessage: apply,
       // Another facilitator took or released a conversation: its label in the list and its Assign button.
       onAssignment: ({ conversation }) => {
-        refreshList();
+        refresh();
         void client.invalidateQueries({ queryKey: conversation ? inboxQueries.person(conversation).queryKey : personKey });
       },
       // Assignments are not replayed: after a reconnect, read the list again in case one was missed.
       onReady: () => {
-        if (reconnected) refreshList();
+        if (reconnected) refresh();
         reconnected = true;
       },
     });
@@ -114,7 +135,10 @@ function ConversationView({ userId }: { userId: string }) {
   useEffect(() => {
     if (!newestId) return;
     void markConversationRead(userId, newestId)
-      .then(() => client.invalidateQueries({ queryKey: conversationsKey }))
+      .then(() => {
+        for (const [key, data] of client.getQueriesData<LoadedList>({ queryKey: conversationsKey }))
+          if (data) client.setQueryData(key, markReadInList(data, userId, viewOf(key)));
+      })
       .catch(() => undefined);
   }, [newestId, userId, client]);
 
