@@ -8,6 +8,8 @@ import { type MediaJobState, type MediaStream, STORY_MEDIA_BUCKET, storyMediaPat
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { voiceNoteFilesOf } from "../messages/messages.service.ts";
+import { multipart as messageMultipart } from "../messages/messages.test-helpers.ts";
 import { multipart as recordingMultipart } from "../recordings/test-fixtures.ts";
 import { sweepStorage } from "../storage/storage-sweep.ts";
 import { enqueueMedia } from "./enqueue.ts";
@@ -284,6 +286,37 @@ describe("claims", { timeout: 60_000 }, () => {
     const copy = await t.app.inject({ url, headers: family.headers });
     expect(copy.statusCode).toBe(200);
     expect(copy.headers["content-type"]).toBe("audio/mp4");
+  });
+
+  it("answers a voice message's AAC copy once its job is done, and until then the original, asked for again each time", async () => {
+    const { ffmpeg } = await loadBinaries();
+    await run(ffmpeg, ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=1", "-threads", "1", join(dir, "note.wav")]);
+    const bytes = await readFile(join(dir, "note.wav"));
+    const form = await messageMultipart(
+      { message: "audio", messageType: "audio" },
+      { bytes, type: "audio/wav", filename: "n.wav" },
+    );
+    const sent = await t.app.inject({
+      method: "POST",
+      url: "/api/message/send",
+      headers: { ...family.headers, ...form.headers },
+      payload: form.payload,
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const url = sent.json().data.message as string;
+    const original = await t.app.inject({ url, headers: family.headers });
+    expect(original.headers["content-type"]).toBe("audio/wav");
+    // Not kept by the browser: the copy must replace it on the next play.
+    expect(original.headers["cache-control"]).toBe("private, no-cache");
+    expect(await new MediaWorker(t.app.deps, silent, { threads: 1 }).runOne()).toBe(true);
+    const copy = await t.app.inject({ url, headers: family.headers });
+    expect(copy.statusCode).toBe(200);
+    expect(copy.headers["content-type"]).toBe("audio/mp4");
+    expect(copy.headers["cache-control"]).toBe("private, max-age=3600");
+    // Account deletion removes the copy with the note: it holds the same voice.
+    const files = await voiceNoteFilesOf(t.app.deps.db, family.id);
+    expect(files.map((f) => f.key.endsWith(".media/voice.m4a"))).toEqual([false, true]);
+    for (const f of files) expect(await t.app.deps.storage.stat(f.bucket, f.key)).not.toBeNull();
   });
 
   it("stops a job that runs past its time limit, killing ffmpeg, and records why", async () => {

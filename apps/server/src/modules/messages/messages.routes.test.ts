@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../deps.ts";
 import { createReplica, createTestApp, type TestApp, testDialect } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { mediaWorkerOf } from "../media/worker.ts";
 import { mp4, webm } from "../recordings/test-fixtures.ts";
 import { listen, multipart, openSse, wavBytes } from "./messages.test-helpers.ts";
 
@@ -22,6 +23,9 @@ let admin: TestUser;
 beforeAll(async () => {
   t = await createTestApp();
   app = t.app;
+  // Tests here count a conversation's stored files; the worker would add each voice note's processed copy
+  // (modules/media) while they count. media.test.ts covers the copy.
+  await mediaWorkerOf(app)?.stop();
   base = await listen(app);
   alice = await createTestUser(app);
   bob = await createTestUser(app);

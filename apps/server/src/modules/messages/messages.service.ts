@@ -21,6 +21,7 @@ import { type DialectName, lockMessageSequence } from "../../db/dialect.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
+import { enqueueMedia, voiceCopyKey } from "../media/enqueue.ts";
 import { peopleSearch } from "../users/users.service.ts";
 import type { LiveHub } from "./live-hub.ts";
 import type { MessageRow } from "./messages.repository.ts";
@@ -34,7 +35,11 @@ export const voiceNotePath = (id: number) => `/api/messages/audio/${id}`;
 
 /** The stored files of a person's conversation (account deletion removes them after the rows). */
 export async function voiceNoteFilesOf(db: DB, userId: string): Promise<{ bucket: typeof VOICE_BUCKET; key: string }[]> {
-  return (await repo.listVoiceNoteKeys(db, userId)).map((key) => ({ bucket: VOICE_BUCKET, key }));
+  // With each note its processed copy (media module), which holds the same voice.
+  return (await repo.listVoiceNoteKeys(db, userId)).flatMap((key) => [
+    { bucket: VOICE_BUCKET, key },
+    { bucket: VOICE_BUCKET, key: voiceCopyKey(key) },
+  ]);
 }
 
 export function toChatMessage(row: MessageRow): ChatMessage {
@@ -185,6 +190,10 @@ export class MessagesService {
       return { row: existing, created: false };
     });
     if (!created) return { message: this.#sameRequest(row, conversationUserId), created: false };
+    // A voice note plays at once as it was recorded; its AAC-in-MP4 copy (modules/media: plays on every phone, at
+    // one loudness) replaces it once ready. The message is already stored: a failed enqueue leaves the original.
+    if (type === "audio")
+      await enqueueMedia({ db: this.#db }, { bucket: VOICE_BUCKET, key: body, kind: "audio" }).catch(() => undefined);
     await this.#hub.announce(row).catch(() => undefined);
     return { message: toChatMessage(row), created: true };
   }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { track } from "../../lib/analytics.ts";
@@ -7,6 +7,7 @@ import { useInstruction } from "../../lib/instructions.ts";
 import { takeReturnPath } from "../../lib/return-path.ts";
 import { useNavigate } from "../../lib/router.tsx";
 import { getAccessToken } from "../../lib/session.ts";
+import { StreamedVideo } from "../../lib/streamed-video.tsx";
 
 /**
  * The intro video (/landing, and /landing-page after phone sign-up). When it ends an analytics event
@@ -20,16 +21,15 @@ export function LandingPage() {
   const src = useInstruction("Landing Page");
   const [muted, setMuted] = useState(false);
 
-  useEffect(() => {
-    const el = video.current;
-    if (!el || !src) return;
+  // Runs once a source is attached (StreamedVideo: the HLS version when the server has one).
+  const start = (el: HTMLVideoElement) => {
     el.play().catch(() => {
       // Browsers block autoplay with sound; play muted and offer sound.
       el.muted = true;
       setMuted(true);
       void el.play().catch(() => undefined);
     });
-  }, [src]);
+  };
 
   const finish = () => {
     track("landing_video_end");
@@ -45,10 +45,11 @@ export function LandingPage() {
         </button>
       </div>
       {src ? (
-        <video
+        <StreamedVideo
           ref={video}
           className="landing__video"
           src={src}
+          onAttached={start}
           playsInline
           autoPlay
           preload="auto"

@@ -2,6 +2,7 @@ import type { InstructionLocation } from "@hikaya/contracts";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useInstruction } from "../../lib/instructions.ts";
+import { StreamedVideo } from "../../lib/streamed-video.tsx";
 
 /** An instruction video by location, shown inline; absent or failing instructions show nothing (spec section 8). */
 export function InlineInstruction({ location }: { location: InstructionLocation }) {
@@ -10,7 +11,7 @@ export function InlineInstruction({ location }: { location: InstructionLocation 
   if (!src) return null;
   return (
     <figure className="instruction" data-location={location}>
-      <video
+      <StreamedVideo
         key={src}
         className="instruction__video"
         src={src}
@@ -68,7 +69,7 @@ export function InstructionModalButton({ location, label }: { location: Instruct
             </svg>
           </button>
         </div>
-        <video ref={video} className="video-modal__video" src={src} controls playsInline preload="metadata" />
+        <StreamedVideo ref={video} className="video-modal__video" src={src} controls playsInline preload="metadata" />
       </dialog>
     </>
   );

@@ -8,6 +8,7 @@ import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useArabicFirst, useTranslation } from "../../lib/i18n.ts";
 import { useMe } from "../../lib/me.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
+import { useStreamSource } from "../../lib/stream-source.ts";
 import { type Answer, useAnswers, useQuestions } from "./api/questions.ts";
 import { useStories } from "./api/stories.ts";
 import { afterQuestions, parseIndex } from "./journey-rules.ts";
@@ -17,14 +18,15 @@ import { useFreshMediaLinks } from "./use-fresh-media-links.ts";
 import "./stories.css";
 
 /** Plays a media element when it appears; a blocked autoplay leaves a visible play button. */
-function useAutoplay(ref: React.RefObject<HTMLMediaElement | null>, key: string) {
+function useAutoplay(ref: React.RefObject<HTMLMediaElement | null>, key: string | null) {
   const [blocked, setBlocked] = useState(false);
   // Runs again for a new key (the media to start): the element may be reused, so the key is read to say so.
   useEffect(() => {
     void key;
     setBlocked(false);
     const el = ref.current;
-    if (!el) return;
+    // null: no source yet (a video waits for the server to say whether it has an HLS version).
+    if (!el || key === null) return;
     el.play().catch(() => setBlocked(true));
   }, [ref, key]);
   return [
@@ -107,13 +109,14 @@ function QuestionVideo({
 }) {
   const { t } = useTranslation("stories");
   const video = useRef<HTMLVideoElement>(null);
-  const [blocked, play] = useAutoplay(video, src);
+  // The HLS version when there is one (lib/stream-source.ts); playing starts once a source is attached.
+  const { attached } = useStreamSource(video, src);
+  const [blocked, play] = useAutoplay(video, attached ? src : null);
   return (
     <div className="player">
       <video
         ref={video}
         className="player__video"
-        src={src}
         playsInline
         autoPlay
         controls

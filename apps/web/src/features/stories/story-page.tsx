@@ -10,6 +10,7 @@ import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { getUserId } from "../../lib/session.ts";
+import { useStreamSource } from "../../lib/stream-source.ts";
 import { toast } from "../../lib/toast.tsx";
 import { questionsQuery } from "./api/questions.ts";
 import { useStory, useWatchStory } from "./api/stories.ts";
@@ -17,7 +18,6 @@ import { CaptionSwitch, CaptionTracks, useCaptions } from "./captions.tsx";
 import { type Embed, embedFor, listenForEmbedEnd } from "./embed.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storySubtitle, storyTitle } from "./story-card.tsx";
-import { attachSource, useMediaStream } from "./stream-source.ts";
 import { useFreshMediaLinks } from "./use-fresh-media-links.ts";
 import "./stories.css";
 
@@ -35,29 +35,10 @@ function NativePlayer({
   const { t } = useTranslation("stories");
   const video = useRef<HTMLVideoElement>(null);
   const [muted, setMuted] = useState(false);
-  // The source is chosen once the server said whether an HLS version exists (stream-source.ts).
-  const stream = useMediaStream(src);
-  const [attached, setAttached] = useState(false);
-  const hlsUrl = stream.data?.hls ?? null;
-  const deciding = stream.isPending;
-  const captions = stream.data?.captions ?? [];
+  // The source is chosen once the server said whether an HLS version exists (lib/stream-source.ts).
+  const { stream, attached } = useStreamSource(video, src);
+  const captions = stream?.captions ?? [];
   const { choice, setChoice } = useCaptions(video, captions);
-
-  useEffect(() => {
-    const el = video.current;
-    if (!el || deciding) return;
-    let live = true;
-    let undo = () => {};
-    void attachSource(el, src, hlsUrl ? { hls: hlsUrl, poster: null, durationSeconds: null } : null).then((detach) => {
-      if (!live) return detach();
-      undo = detach;
-      setAttached(true);
-    });
-    return () => {
-      live = false;
-      undo();
-    };
-  }, [src, hlsUrl, deciding]);
 
   useEffect(() => {
     const el = video.current;
@@ -75,7 +56,7 @@ function NativePlayer({
       <video
         ref={video}
         className="player__video"
-        poster={stream.data?.poster ?? undefined}
+        poster={stream?.poster ?? undefined}
         playsInline
         autoPlay
         controls

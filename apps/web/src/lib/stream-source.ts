@@ -1,24 +1,65 @@
 import type { MediaStream } from "@hikaya/contracts";
-import { useQuery } from "@tanstack/react-query";
-import { api } from "../../lib/api-client.ts";
+import { type RefObject, useEffect, useState } from "react";
+import { api } from "./api-client.ts";
 
 /**
  * Story videos on a weak connection (issue 29): once the server has processed a video it answers an HLS master
  * playlist (240p to 720p) beside the original. Safari and iOS play HLS themselves; elsewhere hls.js does, loaded
  * by `import()` only for a story that has a stream, so no first-visit bundle carries it. It starts on the lowest
  * rendition and climbs as the connection allows. Without a stream, or if streaming fails, the original plays.
+ * Every player of a stored video picks its source here (`useStreamSource`, `StreamedVideo`): the story, its
+ * questions, the instruction and landing videos. Plain fetches, no query library: the landing page is a first visit.
  */
 
 export const HLS_TYPE = "application/vnd.apple.mpegurl";
 
-/** What the server knows of a video's processed versions; an error means none (play the original). */
-export function useMediaStream(src: string) {
-  return useQuery({
-    queryKey: ["media-stream", src],
-    queryFn: ({ signal }) => api<MediaStream>(`/media/stream?src=${encodeURIComponent(src)}`, { signal }),
-    staleTime: 60_000,
-    retry: false,
+const answers = new Map<string, { at: number; answer: Promise<MediaStream | null> }>();
+/** How long an answer is reused: processing may finish, captions may be added, while a person stays on the page. */
+const ANSWER_MS = 60_000;
+
+/**
+ * What the server knows of a video's processed versions, reused for a minute per address; null when there is none
+ * or the question failed: play the original.
+ */
+export function fetchMediaStream(src: string): Promise<MediaStream | null> {
+  const kept = answers.get(src);
+  if (kept && Date.now() - kept.at < ANSWER_MS) return kept.answer;
+  const answer = api<MediaStream>(`/media/stream?src=${encodeURIComponent(src)}`).catch(() => {
+    answers.delete(src);
+    return null;
   });
+  answers.delete(src);
+  // A long session sees many signed links; the oldest answers go first.
+  if (answers.size >= 100) answers.delete(answers.keys().next().value as string);
+  answers.set(src, { at: Date.now(), answer });
+  return answer;
+}
+
+/**
+ * Points `video` at `src` or its HLS version, once the server said which exists. Returns the stream (poster,
+ * captions) and whether a source is attached: a player starts playing only then.
+ */
+export function useStreamSource(video: RefObject<HTMLVideoElement | null>, src: string | null) {
+  const [state, setState] = useState<{ src: string; stream: MediaStream | null } | null>(null);
+  useEffect(() => {
+    const el = video.current;
+    if (!el || !src) return;
+    let live = true;
+    let undo = () => {};
+    void fetchMediaStream(src).then(async (stream) => {
+      if (!live) return;
+      const detach = await attachSource(el, src, stream);
+      if (!live) return detach();
+      undo = detach;
+      setState({ src, stream });
+    });
+    return () => {
+      live = false;
+      undo();
+    };
+  }, [video, src]);
+  const current = state?.src === src ? state : null;
+  return { stream: current?.stream ?? null, attached: current !== null };
 }
 
 type Video = Pick<HTMLVideoElement, "canPlayType" | "play"> & { src: string };
