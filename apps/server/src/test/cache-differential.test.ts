@@ -261,4 +261,28 @@ describe("a cached server answers as an uncached one does", () => {
         .sort(),
     );
   }, 600_000);
+
+  // Targeted sequences for what the random run may never line up (it passed with the profile cache blind to the
+  // progress table): the cached answer read first, then a write to one table it is built from, then the read again.
+  it("shows a watch recorded after the profile was cached", async () => {
+    const answers: string[][] = [];
+    for (const { target } of worlds) {
+      const signUp = await target.call("POST", "/api/sign-up", undefined, {
+        country: "JO",
+        phoneNumber: "0781000001",
+        password: PASSWORD,
+      });
+      expect(signUp.status).toBe(200);
+      const token = JSON.parse(signUp.body).token as string;
+      const before = await target.call("GET", "/api/profile", token);
+      const watch = await target.call("POST", `/api/users/me/watchStory/${target.stories[0]}`, token);
+      const after = await target.call("GET", "/api/profile", token);
+      answers.push([before, watch, after].map(normalised));
+      // On the uncached server (the reference) the sequence does what it is for: the watch shows in the profile.
+      if (answers.length === 1)
+        expect(JSON.parse(after.body).watchedStories.map((s: { storyId: string }) => s.storyId)).toEqual([target.stories[0]]);
+    }
+    const [expected, ...others] = answers;
+    for (const [k, answer] of others.entries()) expect(answer, worlds[k + 1]?.name).toEqual(expected);
+  });
 });
