@@ -18,7 +18,7 @@ async function violations(page: Page, screen: Screen): Promise<string[]> {
   await page.goto(screen.path);
   // The Arabic-only screens switch the app to Arabic and the choice sticks; each screen starts in the project's
   // language again (the Arabic-only screens still show Arabic, as they do for everyone).
-  await page.evaluate((lang) => localStorage.setItem("i18nextLng", lang), screen.lang);
+  await page.evaluate((lang) => localStorage.setItem("i18nextLng", lang), screen.lang ?? "en");
   await page.reload();
   await expect(page.locator("h1").first()).toBeAttached();
   await screen.ready?.(page);
