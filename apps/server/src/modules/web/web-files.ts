@@ -46,6 +46,11 @@ interface WebFile {
  * The web build's small files from memory, each with the build's .br/.gz copies, validators and headers as
  * @fastify/static gives them, so the HTML of every screen costs no stat, open and stream per request. Anything
  * else (a large file, a Range request, an unknown type) is left to @fastify/static.
+ *
+ * Kept because @fastify/static alone misses issue 15's goal for a screen's HTML: `npm run bench -- speed`, the
+ * `/login HTML` row (the prerendered page), measured with @fastify/static and its precompressed files answering
+ * instead: 4.8× bare node:http's CPU per request (goal ≤ 2×) and 48 % of its req/s (goal ≥ 50 %); with this,
+ * 1.5× to 1.7× and 54 % to 90 % (November 2026, a shared 2-core machine; the commit that added this note has the rows).
  */
 export class WebFiles {
   readonly #root: string;
