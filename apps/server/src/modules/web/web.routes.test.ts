@@ -24,6 +24,11 @@ describe("the web app's files", () => {
     mkdirSync(join(dist, "prerendered", "ar"), { recursive: true });
     writeFileSync(join(dist, "prerendered", "en", "register.html"), '<html lang="en"><h1>Register</h1>');
     writeFileSync(join(dist, "prerendered", "ar", "register.html"), '<html lang="ar"><h1>التسجيل</h1>');
+    const screen = (path: string) => ({ path, files: [`/assets${path}-1.js`], namespaces: [] });
+    writeFileSync(
+      join(dist, "preloads.json"),
+      JSON.stringify({ routes: [screen("/register"), screen("/stories")], locales: { en: {}, ar: {} } }),
+    );
     t = await createTestApp({ WEB_DIST_DIR: dist });
   });
   afterAll(async () => {
@@ -62,8 +67,12 @@ describe("the web app's files", () => {
     expect(chosen.body).toContain('lang="ar"');
     expect(chosen.headers.vary).toContain("cookie, accept-language");
     expect((await get("/register?lng=en", { cookie: "hikaya-lang=ar" })).body).toContain('lang="en"');
-    // A screen that is not prerendered (signed in, or not built so) is the app's shell.
-    expect((await get("/stories", { "accept-language": "en" })).body).toBe(html);
+    // A screen that is not prerendered (signed in, or not built so) is the app's shell, its chunks preloaded beside it;
+    // a prerendered one paints from its HTML, and preloading its scripts would only compete with its stylesheets.
+    const shell = await get("/stories", { "accept-language": "en" });
+    expect(shell.body).toBe(html);
+    expect(shell.headers.link).toBe("</assets/stories-1.js>; rel=modulepreload");
+    expect((await get("/register", { "accept-language": "en" })).headers.link).toBeUndefined();
   });
 
   it("serves hashed assets as immutable, large ones streamed, and never a dotfile or a path outside the build", async () => {

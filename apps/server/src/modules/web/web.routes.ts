@@ -62,14 +62,15 @@ export async function webRoutes(app: FastifyInstance) {
     }
     if (/\.[a-z0-9]+$/i.test(path)) return sendError(reply, notFound(`No file ${path}`));
     const language = languageOf(request);
-    const link = preloads.linkFor(path, language);
-    if (link) reply.header("link", link);
-    // The Link header names the strings of the language the cookie or the browser asks for, and a public screen comes
-    // prerendered in that language: a cache that keeps one screen's HTML must keep it per language choice.
+    // A public screen comes prerendered in the language the cookie or the browser asks for, and another screen's Link
+    // header names that language's strings: a cache that keeps one screen's HTML must keep it per language choice.
     reply.header("vary", "cookie, accept-language");
-    // The web build writes the public screens prerendered in each language (apps/web build/prerender.ts).
+    // The web build writes the public screens prerendered in each language (apps/web build/prerender.ts). Such a page
+    // is painted by its HTML and stylesheets: preloading its scripts beside them would only slow that paint.
     const prerendered = `prerendered/${language}${path}.html`;
     if (isPlainPath(prerendered) && existsSync(join(root, prerendered))) return sendFile(request, reply, prerendered);
+    const link = preloads.linkFor(path, language);
+    if (link) reply.header("link", link);
     return sendFile(request, reply, "index.html");
   });
 }
