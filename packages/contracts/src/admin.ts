@@ -61,12 +61,41 @@ export const storedPathSchema = z
     "must be an uploaded file",
   );
 
-/** A story video: an uploaded file, or a YouTube / Vimeo address. */
-export const externalVideoUrlSchema = z
-  .url()
-  .max(600)
-  .regex(/^https:\/\/(www\.|m\.)?(youtube\.com|youtu\.be|vimeo\.com|player\.vimeo\.com)\//, "must be a YouTube or Vimeo link");
-export const videoUrlSchema = z.union([storedPathSchema, externalVideoUrlSchema]);
+/** A YouTube or Vimeo address: the hosts a story video may always come from (played in their embeds). */
+export const YOUTUBE_OR_VIMEO = /^https:\/\/(www\.|m\.)?(youtube\.com|youtu\.be|vimeo\.com|player\.vimeo\.com)\//;
+
+/** An https address (never javascript:, data: or plain http); whether its origin is allowed is the server's check. */
+export const httpsUrlSchema = (max: number) =>
+  z.url({ protocol: /^https$/, hostname: z.regexes.domain, error: "must be an https address" }).max(max);
+
+/**
+ * A story video: an uploaded file, a YouTube / Vimeo address, or an https address on an origin the operator lists in
+ * the settings (`videoOrigins`: a CDN serving video files). The server refuses other origins (validation_failed).
+ */
+export const videoUrlSchema = z.union([storedPathSchema, httpsUrlSchema(600)]);
+
+/** A story thumbnail: an uploaded file, or an https address on a listed video origin (checked by the server). */
+export const thumbnailUrlSchema = z.union([storedPathSchema, httpsUrlSchema(2000)]);
+
+/**
+ * An origin a story's video or thumbnail may come from (`https://cdn.example.org`): https, no path, no query,
+ * written as the browser compares origins (lower case, no default port).
+ */
+export const videoOriginSchema = z
+  .string()
+  .trim()
+  .max(200)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      const bare = url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password;
+      return url.protocol === "https:" && bare && !value.endsWith("?") && !value.endsWith("#");
+    } catch {
+      return false;
+    }
+  }, "must be an https origin like https://cdn.example.org")
+  .transform((value) => new URL(value).origin);
+export const VIDEO_ORIGINS_MAX = 20;
 
 export const uploadResultSchema = z.object({ path: storedPathSchema, size: z.number(), contentType: z.string() });
 export type UploadResult = z.infer<typeof uploadResultSchema>;
@@ -237,6 +266,8 @@ export const adminSettingsSchema = z.object({
   titleAr: z.string(),
   primaryColor: z.string(),
   siteUnderMaintenance: z.boolean(),
+  /** Origins story videos and thumbnails may come from besides YouTube, Vimeo and this app's storage. */
+  videoOrigins: z.array(z.string()),
   updatedAt: z.string().nullable(),
   version: z.number().int(),
 });
@@ -247,6 +278,8 @@ export const settingsInputSchema = z.object({
   titleAr: bilingual(80).min(1),
   primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour like #2e9e5b"),
   siteUnderMaintenance: z.boolean(),
+  /** Omitted: the listed origins stay as they are. */
+  videoOrigins: z.array(videoOriginSchema).max(VIDEO_ORIGINS_MAX).optional(),
   version: z.number().int().min(0).optional(),
 });
 export type SettingsInput = z.infer<typeof settingsInputSchema>;

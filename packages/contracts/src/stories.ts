@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { videoUrlSchema } from "./admin.ts";
+import { thumbnailUrlSchema, videoUrlSchema } from "./admin.ts";
 
 /**
  * One story write, whichever API it comes through: the console's `/api/admin/stories` sends it as is, the spec's
@@ -23,8 +23,11 @@ export const storyInputSchema = z.object({
   videoUrl: videoUrlSchema,
   /** Without it a new story goes last (of the published ones, or of the drafts). */
   order: z.number().int().min(1).max(100_000).optional(),
-  /** A public thumbnail; the console uploads one after the story exists (`PUT …/thumbnail`). */
-  thumbnailUrl: z.string().max(2000).nullable().optional(),
+  /**
+   * A public thumbnail: an uploaded file (the console uploads one after the story exists, `PUT …/thumbnail`) or an
+   * https address on a listed video origin.
+   */
+  thumbnailUrl: thumbnailUrlSchema.nullable().optional(),
   durationSeconds: z.number().positive().max(86_400).nullable().optional(),
   /** False saves a draft (families do not see it). Omitted on create: published, as the spec's API always was. */
   published: z.boolean().optional(),

@@ -149,6 +149,8 @@ export interface SiteSettingsTable {
   updated_at: string;
   /** Saves so far (migration 0012; optional here so the rows other modules write need not name it). */
   version?: number;
+  /** Origins story media may come from, one per line (migration 0024; optional as `version`). */
+  video_origins?: string;
 }
 
 export interface ProgressTable {

@@ -21,6 +21,7 @@ const FIELDS = [
   "media",
   "primaryColor",
   "siteUnderMaintenance",
+  "videoOrigins",
 ] as const;
 
 /** Actions with their own sentence under `audit.sentences.<action>`; any other gets the generic one. */

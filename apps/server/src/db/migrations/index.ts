@@ -18,6 +18,7 @@ import * as m0019 from "./0019-contact-idempotency.ts";
 import * as m0021 from "./0021-time-zones.ts";
 import * as m0022 from "./0022-keepsake.ts";
 import * as m0023 from "./0023-media-jobs.ts";
+import * as m0024 from "./0024-video-origins.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -46,4 +47,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0021-time-zones": m0021,
   "0022-keepsake": m0022,
   "0023-media-jobs": m0023,
+  "0024-video-origins": m0024,
 };

@@ -315,11 +315,14 @@ export async function updateSettings(deps: AppDeps, actor: Actor, input: Setting
     deps.db.transaction().execute(async (trx) => {
       const before = await getAdminSettings(trx);
       if (input.version !== undefined && input.version !== before.version) throw new StaleSave();
+      // Left out (an older console, a script), the listed video origins stay as they are.
+      const origins = input.videoOrigins ? [...new Set(input.videoOrigins)] : before.videoOrigins;
       await saveSiteSettings(trx, {
         titleEn: input.titleEn,
         titleAr: input.titleAr,
         primaryColor: input.primaryColor.toLowerCase(),
         siteUnderMaintenance: input.siteUnderMaintenance,
+        videoOrigins: origins,
         updatedAt: new Date().toISOString(),
       });
       const changes: Record<string, unknown> = {};
@@ -329,6 +332,8 @@ export async function updateSettings(deps: AppDeps, actor: Actor, input: Setting
         changes.primaryColor = { from: before.primaryColor, to: input.primaryColor.toLowerCase() };
       if (before.siteUnderMaintenance !== input.siteUnderMaintenance)
         changes.siteUnderMaintenance = { from: before.siteUnderMaintenance, to: input.siteUnderMaintenance };
+      if (origins.join("\n") !== before.videoOrigins.join("\n"))
+        changes.videoOrigins = { from: before.videoOrigins, to: origins };
       const action = changes.siteUnderMaintenance
         ? input.siteUnderMaintenance
           ? "settings.maintenance_on"

@@ -4,6 +4,7 @@ import { publicObjectPath } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
+import { checkStoryMediaOrigin, listedVideoOrigins } from "../settings/video-origins.ts";
 import { privateMediaRef, releaseFiles } from "../storage/story-media.ts";
 import { storeUpload } from "../storage/uploads.service.ts";
 import { listQuestions } from "./questions.service.ts";
@@ -22,6 +23,7 @@ export const arabicThumbnailKey = (storyId: string) => `${storyId}-ar`;
 
 export async function setStoryArabicVideo(deps: AppDeps, actor: Actor, id: string, given: string | null): Promise<AdminStory> {
   if (!(await repo.findStoryRow(deps.db, id))) throw notFound("Story not found");
+  if (given && !given.startsWith("/storage/")) checkStoryMediaOrigin("videoUrl", given, await listedVideoOrigins(deps.db));
   const video = given === null ? null : await privateMediaRef(deps, given, "videoUrl");
   const replaced = await deps.db
     .transaction()

@@ -14,6 +14,7 @@ import { StaleSave, savedOrStale } from "../../db/versions.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound, validated } from "../../errors.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
+import { checkStoryMediaOrigin, listedVideoOrigins } from "../settings/video-origins.ts";
 import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media.ts";
 import { storeUpload } from "../storage/uploads.service.ts";
 import * as repo from "./stories.repository.ts";
@@ -106,6 +107,19 @@ function movesOf(current: { id: string; position: number; title_en: string }[], 
     .filter((m) => m.from !== m.to);
 }
 
+/**
+ * A video or thumbnail from outside the app's storage must come from where the operator allows (YouTube and Vimeo
+ * for videos, the origins listed in the settings for both): the families' browsers load it, and the CSP allows
+ * only those. Read from the database, not the CSP's held copy: a save must see the list as it is now.
+ */
+async function checkOutsideMedia(deps: Pick<AppDeps, "db">, data: { videoUrl?: string; thumbnailUrl?: string | null }) {
+  const outside = [data.videoUrl, data.thumbnailUrl].some((v) => v && !v.startsWith("/storage/"));
+  if (!outside) return;
+  const listed = await listedVideoOrigins(deps.db);
+  checkStoryMediaOrigin("videoUrl", data.videoUrl, listed);
+  checkStoryMediaOrigin("thumbnailUrl", data.thumbnailUrl, listed);
+}
+
 export interface CreateOptions {
   /** The spec's API names a new story's thumbnail by its id (spec section 3); the console uploads one later. */
   thumbnailById?: boolean;
@@ -118,6 +132,7 @@ export async function createStory(
   options: CreateOptions = {},
 ): Promise<string> {
   const data = validated(storyInputSchema, input);
+  await checkOutsideMedia(deps, data);
   const videoUrl = await privateMediaRef(deps, data.videoUrl, "videoUrl");
   const id = randomUUID();
   const published = data.published ?? true;
@@ -171,6 +186,7 @@ export async function createStory(
  */
 export async function updateStory(deps: WriteDeps, actor: Actor, id: string, input: StoryPatch): Promise<void> {
   const data = validated(storyPatchSchema, input);
+  await checkOutsideMedia(deps, data);
   const videoUrl = data.videoUrl === undefined ? undefined : await privateMediaRef(deps, data.videoUrl, "videoUrl");
   const save = () =>
     lostRaceAsConflict(() =>

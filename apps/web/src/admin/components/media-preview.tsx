@@ -1,7 +1,11 @@
 import { useTranslation } from "../../lib/i18n.ts";
 
+/**
+ * A video from outside the app's storage: a YouTube or Vimeo link, or a file on a video host listed in the settings
+ * (uploaded files are this app's own `/storage/…` paths).
+ */
 export function isExternalVideo(url: string) {
-  return /^https:\/\/(www\.|m\.)?(youtube\.com|youtu\.be|vimeo\.com|player\.vimeo\.com)\//.test(url);
+  return url.startsWith("https://");
 }
 
 /** The embeddable address of a YouTube or Vimeo link, or null. */
@@ -35,9 +39,10 @@ export function MediaPreview({
 }) {
   const { t } = useTranslation("admin");
   if (!src) return <span className="admin-muted">{t("common.none")}</span>;
-  if (kind === "video" && isExternalVideo(src)) {
-    const embed = embedUrl(src);
-    return embed ? (
+  // YouTube and Vimeo play in their embeds; a listed host's file plays like an uploaded one.
+  const embed = kind === "video" && isExternalVideo(src) ? embedUrl(src) : null;
+  if (embed)
+    return (
       <iframe
         className="admin-preview admin-preview--video"
         src={embed}
@@ -45,12 +50,7 @@ export function MediaPreview({
         allow="encrypted-media; picture-in-picture"
         allowFullScreen
       />
-    ) : (
-      <a href={src} target="_blank" rel="noreferrer">
-        {src}
-      </a>
     );
-  }
   if (kind === "video")
     return <video className="admin-preview admin-preview--video" src={src} controls preload="metadata" aria-label={label} />;
   if (kind === "audio")

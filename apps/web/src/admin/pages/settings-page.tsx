@@ -1,4 +1,4 @@
-import type { AdminSettings } from "@hikaya/contracts";
+import { type AdminSettings, VIDEO_ORIGINS_MAX, videoOriginSchema } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { type CSSProperties, type FormEvent, useId, useState } from "react";
 import { SubmitButton } from "../../components/submit-button.tsx";
@@ -14,6 +14,18 @@ import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { ServiceRoleKeyCard } from "./service-role-key.tsx";
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/** The origins typed one per line, or the first line that is not an https origin. */
+function parseOrigins(text: string): { origins: string[] } | { bad: string } {
+  const origins: string[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    const parsed = videoOriginSchema.safeParse(line);
+    if (!parsed.success) return { bad: line.trim() };
+    if (!origins.includes(parsed.data)) origins.push(parsed.data);
+  }
+  return { origins };
+}
 
 /** Title in both languages, primary colour with a live preview, and maintenance mode. */
 export function SettingsPage() {
@@ -34,17 +46,21 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
   const [titleEn, setTitleEn] = useState(settings.titleEn);
   const [titleAr, setTitleAr] = useState(settings.titleAr);
   const [color, setColor] = useState(settings.primaryColor);
+  const [originsText, setOriginsText] = useState(settings.videoOrigins.join("\n"));
   const [confirm, setConfirm] = useState<null | boolean>(null);
   const [stale, setStale] = useState<AdminSettings | null>(null);
   const validColor = HEX.test(color);
 
   async function persist(maintenance: boolean, message: string) {
+    const listed = parseOrigins(originsText);
     try {
       await save.mutateAsync({
         titleEn,
         titleAr,
         primaryColor: validColor ? color : settings.primaryColor,
         siteUnderMaintenance: maintenance,
+        // A maintenance switch with a line still being typed keeps the saved list.
+        ...("origins" in listed ? { videoOrigins: listed.origins } : {}),
         version: settings.version,
       });
       toast.success(message);
@@ -59,6 +75,15 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
     event.preventDefault();
     if (!validColor) {
       toast.error(t("settings.badColor"));
+      return;
+    }
+    const listed = parseOrigins(originsText);
+    if ("bad" in listed) {
+      toast.error(t("settings.badVideoOrigin", { origin: listed.bad }));
+      return;
+    }
+    if (listed.origins.length > VIDEO_ORIGINS_MAX) {
+      toast.error(t("settings.tooManyVideoOrigins", { max: VIDEO_ORIGINS_MAX }));
       return;
     }
     await persist(settings.siteUnderMaintenance, t("settings.saved"));
@@ -77,6 +102,7 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
               label: t("settings.maintenanceTitle"),
               value: stale.siteUnderMaintenance ? t("settings.maintenanceOn") : t("settings.maintenanceOff"),
             },
+            { label: t("settings.videoOrigins"), value: stale.videoOrigins.join(", ") || t("settings.videoOriginsNone") },
           ]}
         />
       )}
@@ -138,6 +164,23 @@ function SettingsForm({ settings }: { settings: AdminSettings }) {
                 onChange={(e) => setColor(e.target.value.trim())}
               />
             </div>
+          </div>
+          <div className="admin-field">
+            <label htmlFor={`${id}-origins`}>{t("settings.videoOrigins")}</label>
+            <textarea
+              id={`${id}-origins`}
+              className="admin-input ltr"
+              dir="ltr"
+              rows={3}
+              spellCheck={false}
+              placeholder="https://cdn.example.org"
+              aria-describedby={`${id}-origins-hint`}
+              value={originsText}
+              onChange={(e) => setOriginsText(e.target.value)}
+            />
+            <p id={`${id}-origins-hint`} className="admin-hint">
+              {t("settings.videoOriginsHint")}
+            </p>
           </div>
           <p className="admin-hint">{t("settings.reach")}</p>
           <div className="admin-actions">
