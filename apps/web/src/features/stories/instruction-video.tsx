@@ -18,7 +18,7 @@ export function InlineInstruction({ location }: { location: InstructionLocation 
         controls
         playsInline
         preload="metadata"
-        aria-label={`${t("instruction.label")}: ${location}`}
+        aria-label={`${t("instruction.label")}: ${t(`instruction.locations.${location}`)}`}
       />
     </figure>
   );
@@ -56,7 +56,7 @@ export function InstructionModalButton({ location, label }: { location: Instruct
       <dialog
         ref={dialog}
         className="video-modal"
-        aria-label={`${t("instruction.label")}: ${location}`}
+        aria-label={`${t("instruction.label")}: ${t(`instruction.locations.${location}`)}`}
         onCancel={(e) => {
           e.preventDefault();
           setOpen(false);

@@ -154,6 +154,7 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
           </span>
           <p id="hold-hint" className="recorder__hint" aria-live="polite">
             {recording ? t("recording.recording") : t("recording.holdHint")}
+            {!recording && <span className="only-fine-pointer"> {t("recording.keyHint")}</span>}
           </p>
         </div>
       ) : (
