@@ -41,7 +41,7 @@ describe("preloads of a screen's HTML", () => {
     const link = await linkOf("/login", { "accept-language": "en-GB,en;q=0.9" });
     expect(link.split(", ")).toEqual([
       "</assets/login-page-1.js>; rel=modulepreload",
-      "</assets/form-1.css>; rel=preload; as=style",
+      "</assets/form-1.css>; rel=preload; as=style; crossorigin",
       "</assets/locale-en-common-1.js>; rel=modulepreload",
       "</assets/locale-en-account-1.js>; rel=modulepreload",
     ]);

@@ -29,7 +29,12 @@ function patternOf(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const linkOf = (file: string) => (file.endsWith(".css") ? `<${file}>; rel=preload; as=style` : `<${file}>; rel=modulepreload`);
+/**
+ * A stylesheet preload carries `crossorigin`: Vite links a lazy screen's CSS with it, and so does a prerendered
+ * page, and a preload whose credentials mode differs is not used (fetched twice, with a warning on every screen).
+ */
+const linkOf = (file: string) =>
+  file.endsWith(".css") ? `<${file}>; rel=preload; as=style; crossorigin` : `<${file}>; rel=modulepreload`;
 
 /**
  * The `Link` header of the HTML of each screen: the screen's chunks and its strings in the person's language, so
