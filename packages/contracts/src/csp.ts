@@ -1,4 +1,6 @@
-import { z } from "zod";
+// zod core's own config, not the `z` namespace: the entry imports this, and the namespace would bring every schema
+// type of the library into the first page's script.
+import { config } from "zod/v4/core";
 
 /**
  * zod compiles object parsers with `new Function` when it may, and probes whether it may by calling it. Under the
@@ -6,5 +8,5 @@ import { z } from "zod";
  * compilation off once at start-up, before any schema parses. The server keeps it (no CSP applies there).
  */
 export function disableSchemaCompilation() {
-  z.config({ jitless: true });
+  config({ jitless: true });
 }

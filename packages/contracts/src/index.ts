@@ -14,3 +14,4 @@ export * from "./program.ts";
 export * from "./reminders.ts";
 export * from "./settings.ts";
 export * from "./stories.ts";
+export * from "./time-zones.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isIanaTimeZone } from "./time-zones.ts";
 import { videoUrlSchema } from "./admin.ts";
 import { AGE_GROUPS, CONTACT_GENDERS, GENDERS, LANGUAGES, type Language } from "./constants.ts";
 import { instructionLocationSchema, watchStatusSchema } from "./enums.ts";
@@ -200,17 +201,6 @@ export const userListSchema = z.object({ items: z.array(userSummarySchema), tota
 export type UserList = z.infer<typeof userListSchema>;
 
 export const userIdParamsSchema = z.object({ id });
-
-/** True for a zone name the runtime's time-zone database knows ("Asia/Amman"); offsets and abbreviations are not zones. */
-export function isIanaTimeZone(zone: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // ─── Profile ────────────────────────────────────────────────────────────────────────────────────────
 
