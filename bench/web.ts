@@ -103,14 +103,16 @@ async function firstPaintWithoutScript(browser: Browser, url: string) {
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.emulateNetworkConditions", SLOW_4G);
     await page.goto(`${url}${path}`, { waitUntil: "load" });
-    // The paint is reported a moment after it happens, which may be after the load event: wait for its entry.
-    const paint = (await page.evaluate(`new Promise((resolve) => {
-      new PerformanceObserver((list) => {
-        const entry = list.getEntriesByName("first-contentful-paint")[0];
-        if (entry) resolve(entry.startTime);
-      }).observe({ type: "paint", buffered: true });
-      setTimeout(() => resolve(Number.NaN), 10000);
-    })`)) as number;
+    // The paint is reported a moment after it happens, which may be after the load event: look for its entry until it
+    // shows. Polled from here, since with JavaScript off the page runs no timer or observer of its own.
+    let paint = Number.NaN;
+    for (let tries = 0; tries < 100 && Number.isNaN(paint); tries++) {
+      const entry = (await page.evaluate(`performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null`)) as
+        | number
+        | null;
+      if (entry === null) await new Promise((resolve) => setTimeout(resolve, 100));
+      else paint = entry;
+    }
     await context.close();
     return paint;
   };
