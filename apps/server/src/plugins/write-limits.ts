@@ -39,6 +39,13 @@ export const WRITE_LIMITS: Record<string, { perIp: WindowLimit; perAccount?: Win
   "POST /api/account/phone/verify": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 15, windowSeconds: 3600 } },
   "POST /api/account/phone/cancel": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 15, windowSeconds: 3600 } },
   "POST /api/account/delete": { perIp: { limit: 20, windowSeconds: 3600 }, perAccount: { limit: 10, windowSeconds: 3600 } },
+  // The family's keepsake: saving its choices, sharing it (each share draws QR codes) and turning a link off.
+  "PUT /api/keepsake": { perIp: { limit: 60, windowSeconds: 3600 }, perAccount: { limit: 30, windowSeconds: 3600 } },
+  "POST /api/keepsake/share": { perIp: { limit: 60, windowSeconds: 3600 }, perAccount: { limit: 30, windowSeconds: 3600 } },
+  "POST /api/keepsake/links/:id/revoke": {
+    perIp: { limit: 60, windowSeconds: 3600 },
+    perAccount: { limit: 30, windowSeconds: 3600 },
+  },
   "POST /api/messages/read": { perIp: { limit: 120, windowSeconds: 60 }, perAccount: { limit: 60, windowSeconds: 60 } },
   "POST /api/push/subscription": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 20, windowSeconds: 3600 } },
   "POST /api/push/unsubscribe": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 20, windowSeconds: 3600 } },
