@@ -53,8 +53,8 @@ test("a new person watches story 1, hears the answers and sees story 2 unlock", 
   await shot("menu");
   await expectAccessible(page);
   await menu.getByRole("button", { name: j.s.menu.addToHomeScreen }).click();
-  await expect(j.toast(j.s.menu.notSupported)).toBeVisible();
-  await j.dismissToast(j.s.menu.notSupported);
+  await expect(j.toast(j.s.menu.installSteps)).toBeVisible();
+  await j.dismissToast(j.s.menu.installSteps);
   await expect(menu).toBeHidden();
 
   await j.card(1).getByRole("link").click();

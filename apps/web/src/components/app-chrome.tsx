@@ -4,8 +4,8 @@ import { type ReactNode, useCallback, useEffect, useRef, useState } from "react"
 import { api } from "../lib/api-client.ts";
 import { signOut } from "../lib/auth.ts";
 import { currentLanguage, useTranslation } from "../lib/i18n.ts";
+import { promptInstall } from "../lib/install-prompt.ts";
 import { useMe } from "../lib/me.ts";
-import { promptInstall } from "../lib/pwa.ts";
 import { Outlet, useLocation, useNavigate } from "../lib/router.tsx";
 import { useSettings } from "../lib/settings.ts";
 import { shareSite } from "../lib/share.ts";
@@ -118,7 +118,8 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
       onClick: () => {
         onClose();
         void promptInstall().then((outcome) => {
-          if (outcome === "unsupported") toast.info(t("menu.notSupported"));
+          if (outcome === "installed") toast.info(t("menu.alreadyInstalled"));
+          else if (outcome === "manual") toast.info(t("menu.installSteps"));
           else if (outcome === "accepted") toast.success(t("menu.installed"));
         });
       },

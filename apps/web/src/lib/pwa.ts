@@ -1,41 +1,12 @@
 /// <reference types="vite-plugin-pwa/client" />
 /**
- * Install as an app: registers the service worker (vite-plugin-pwa), holds the browser's install
- * prompt until the person taps "Add to Home Screen", and points the manifest link at the manifest of
+ * Install as an app: registers the service worker (vite-plugin-pwa), starts holding the browser's install
+ * prompt (install-prompt.ts) until the person taps "Add to Home Screen", and points the manifest link at the manifest of
  * the current language. Imported once from main.tsx so the prompt event is never missed.
  */
 import { currentLanguage, onLanguageChanged } from "./i18n.ts";
-
-interface BeforeInstallPromptEvent extends Event {
-  prompt(): Promise<void>;
-  userChoice: Promise<{ outcome: "accepted" | "dismissed" }>;
-}
-
-let heldPrompt: BeforeInstallPromptEvent | null = null;
-
-if (typeof window !== "undefined") {
-  window.addEventListener("beforeinstallprompt", (event) => {
-    event.preventDefault();
-    heldPrompt = event as BeforeInstallPromptEvent;
-  });
-  window.addEventListener("appinstalled", () => {
-    heldPrompt = null;
-  });
-}
-
-export function canPromptInstall(): boolean {
-  return heldPrompt !== null;
-}
-
-/** Shows the held install prompt; "unsupported" when the browser never offered one. */
-export async function promptInstall(): Promise<"accepted" | "dismissed" | "unsupported"> {
-  const event = heldPrompt;
-  if (!event) return "unsupported";
-  heldPrompt = null; // a prompt can be shown only once
-  await event.prompt();
-  const choice = await event.userChoice;
-  return choice.outcome;
-}
+// Listens for the browser's install prompt from the first moment (this module is imported by main.tsx).
+import "./install-prompt.ts";
 
 function applyManifest(language: string) {
   const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');

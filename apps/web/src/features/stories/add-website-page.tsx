@@ -1,7 +1,7 @@
 import { useRequireUser } from "../../components/require-user.ts";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
-import { promptInstall } from "../../lib/pwa.ts";
+import { promptInstall } from "../../lib/install-prompt.ts";
 import { Link, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { InstructionModalButton } from "./instruction-video.tsx";
@@ -16,7 +16,9 @@ export function AddWebsitePage() {
 
   const install = async () => {
     const outcome = await promptInstall();
-    if (outcome === "unsupported") toast.info(t("menu.notSupported"));
+    if (outcome === "installed") toast.info(t("menu.alreadyInstalled"));
+    // The steps are on this screen: say where they are rather than repeat them.
+    else if (outcome === "manual") toast.info(t("menu.followSteps"));
     else if (outcome === "accepted") toast.success(t("menu.installed"));
   };
 
