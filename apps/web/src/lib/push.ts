@@ -4,7 +4,39 @@
  */
 import { api } from "./api-client.ts";
 
-export type PushState = "unsupported" | "denied" | "off" | "on";
+/** "unanswered": the browser has push but did not answer in time or refused to subscribe (no push service). */
+export type PushState = "unsupported" | "denied" | "unanswered" | "off" | "on";
+
+/** How long the browser's push service gets to answer before the switch says it did not. */
+export const PUSH_ANSWER_MS = 10_000;
+
+class Unanswered extends Error {}
+
+/** A push call that settles, or fails as Unanswered after PUSH_ANSWER_MS (some browsers never answer). */
+function answered<T>(call: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Unanswered()), PUSH_ANSWER_MS);
+    call.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * A failure of the browser's own push machinery (no push service, a timeout: a DOMException such as AbortError or
+ * the timeout) is "unanswered"; the server's errors stay errors for the caller to show.
+ */
+function browserFailure(error: unknown): PushState {
+  if (error instanceof Unanswered || (typeof DOMException !== "undefined" && error instanceof DOMException)) return "unanswered";
+  throw error;
+}
 
 const supported = () =>
   typeof window !== "undefined" && "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
@@ -15,10 +47,14 @@ async function registration(): Promise<ServiceWorkerRegistration | null> {
 }
 
 export async function pushState(): Promise<PushState> {
-  const reg = await registration();
-  if (!reg) return "unsupported";
-  if (Notification.permission === "denied") return "denied";
-  return (await reg.pushManager.getSubscription()) ? "on" : "off";
+  try {
+    const reg = await answered(registration());
+    if (!reg) return "unsupported";
+    if (Notification.permission === "denied") return "denied";
+    return (await answered(reg.pushManager.getSubscription())) ? "on" : "off";
+  } catch (error) {
+    return browserFailure(error);
+  }
 }
 
 const toBytes = (base64url: string) => {
@@ -37,9 +73,14 @@ export async function turnPushOn(): Promise<PushState> {
   if (!reg) return "unsupported";
   if ((await Notification.requestPermission()) !== "granted") return "denied";
   const { publicKey } = await api<{ publicKey: string }>("/push/key");
-  const subscription =
-    (await reg.pushManager.getSubscription()) ??
-    (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: toBytes(publicKey) }));
+  let subscription: PushSubscription;
+  try {
+    subscription =
+      (await answered(reg.pushManager.getSubscription())) ??
+      (await answered(reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: toBytes(publicKey) })));
+  } catch (error) {
+    return browserFailure(error);
+  }
   const json = subscription.toJSON();
   await api("/push/subscription", { body: { endpoint: json.endpoint, keys: json.keys } });
   return "on";

@@ -4,7 +4,9 @@ import { notifyManager, QueryClient, QueryClientProvider, useQuery } from "@tans
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { accountQuery } from "../../lib/account.ts";
+import { api } from "../../lib/api-client.ts";
 import { initI18n, loadNamespaces, setLanguage } from "../../lib/i18n.ts";
+import { PUSH_ANSWER_MS } from "../../lib/push.ts";
 import en from "../../locales/en/account.json";
 import { AccountPreferences } from "./account-preferences.tsx";
 
@@ -13,6 +15,12 @@ const stored = { agreeToReminder: true, whatsappOptIn: null } as unknown as Acco
 vi.mock("../../lib/account.ts", async (original) => ({
   ...(await original<typeof import("../../lib/account.ts")>()),
   savePreferences: vi.fn(async (change: object) => ({ ...stored, ...change })),
+}));
+
+// The push key comes from the server; the test answers it.
+vi.mock("../../lib/api-client.ts", async (original) => ({
+  ...(await original<typeof import("../../lib/api-client.ts")>()),
+  api: vi.fn(),
 }));
 
 beforeAll(async () => {
@@ -51,5 +59,60 @@ describe("the reminders box", () => {
     });
     expect(box.checked).toBe(false);
     expect(box.disabled).toBe(false);
+  });
+});
+
+describe("the notifications switch", () => {
+  /** A browser with push whose push service never answers, or refuses to subscribe (Chromium without one). */
+  function browserWithPush(pushManager: Partial<PushManager>) {
+    vi.stubGlobal("PushManager", class {});
+    vi.stubGlobal("Notification", { permission: "default", requestPermission: async () => "granted" });
+    Object.defineProperty(navigator, "serviceWorker", {
+      configurable: true,
+      value: { getRegistration: async () => ({ pushManager }) },
+    });
+  }
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    Reflect.deleteProperty(navigator, "serviceWorker");
+  });
+
+  it("says the browser did not answer, and what to do, when its push service never replies", async () => {
+    vi.useFakeTimers();
+    browserWithPush({ getSubscription: () => new Promise<PushSubscription | null>(() => {}) });
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <Screen />
+      </QueryClientProvider>,
+    );
+    const box = screen.getByRole("checkbox", { name: en.preferences.push }) as HTMLInputElement;
+    expect(box.disabled).toBe(true);
+    await act(() => vi.advanceTimersByTimeAsync(PUSH_ANSWER_MS));
+    expect(screen.getByRole("status").textContent).toBe(en.preferences.pushUnanswered);
+    // Left usable, so the person can try again once notifications are allowed.
+    expect(box.disabled).toBe(false);
+  });
+
+  it("says so when the browser refuses to subscribe", async () => {
+    browserWithPush({
+      getSubscription: async () => null,
+      subscribe: async () => {
+        throw new DOMException("Registration failed - push service not available", "AbortError");
+      },
+    });
+    vi.mocked(api).mockResolvedValueOnce({ publicKey: "AQAB" });
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <Screen />
+      </QueryClientProvider>,
+    );
+    const box = (await screen.findByRole("checkbox", { name: en.preferences.push })) as HTMLInputElement;
+    await vi.waitFor(() => expect(box.disabled).toBe(false));
+    await act(async () => {
+      fireEvent.click(box);
+    });
+    await vi.waitFor(() => expect(screen.getByRole("status").textContent).toBe(en.preferences.pushUnanswered));
+    expect(box.checked).toBe(false);
   });
 });

@@ -8,6 +8,13 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { type PushState, pushState, turnPushOff, turnPushOn } from "../../lib/push.ts";
 import { toast } from "../../lib/toast.tsx";
 
+/** Why the notifications switch cannot be used, and what to do. "unanswered" leaves it on, to try again. */
+const PUSH_NOTES = {
+  unsupported: "preferences.pushUnsupported",
+  denied: "preferences.pushDenied",
+  unanswered: "preferences.pushUnanswered",
+} as const;
+
 /**
  * The reminders and WhatsApp answers as the server stores them; each change is saved at once. The box
  * follows the tap straight away and goes back if the server refuses. Reminders turned off (here, by the
@@ -94,8 +101,10 @@ export function AccountPreferences({ settings }: { settings: AccountSettings }) 
         />
         <span>{t("preferences.push")}</span>
       </label>
-      {(push === "unsupported" || push === "denied") && (
-        <p className="auth-form__note">{t(push === "denied" ? "preferences.pushDenied" : "preferences.pushUnsupported")}</p>
+      {(push === "unsupported" || push === "denied" || push === "unanswered") && (
+        <p className="auth-form__note" role="status">
+          {t(PUSH_NOTES[push])}
+        </p>
       )}
     </section>
   );
