@@ -5,6 +5,7 @@ import { VitePWA } from "vite-plugin-pwa";
 import { precompress } from "./build/precompress.ts";
 import { prerenderScreens } from "./build/prerender.ts";
 import { routePreloads } from "./build/route-preloads.ts";
+import { runtimeCaching } from "./build/runtime-caching.ts";
 
 const server = process.env.HIKAYA_SERVER ?? "http://localhost:8080";
 
@@ -68,20 +69,7 @@ export default defineConfig({
         clientsClaim: true,
         skipWaiting: true,
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
-        runtimeCaching: [
-          {
-            // A language's strings, once it has been used: immutable (hashed names), so the cache never goes stale.
-            urlPattern: ({ url }) => url.pathname.startsWith("/assets/locale-"),
-            handler: "CacheFirst",
-            options: { cacheName: "hikaya-locales", expiration: { maxEntries: 64 } },
-          },
-          {
-            // Public site settings (title, colour, maintenance) so the shell starts offline in the right look.
-            urlPattern: ({ url }) => url.pathname === "/api/settings",
-            handler: "NetworkFirst",
-            options: { cacheName: "hikaya-settings", networkTimeoutSeconds: 3 },
-          },
-        ],
+        runtimeCaching,
       },
     }),
     {

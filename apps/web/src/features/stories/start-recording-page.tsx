@@ -60,12 +60,13 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
       done();
     } catch {
       await refreshPending();
-      toast.error(t("recording.error"));
       if (uploadRequired) {
+        toast.error(t("recording.error"));
         setSaving(false);
         return;
       }
-      // Below the upload threshold the take need not reach the server now; it stays queued on the device.
+      // Below the upload threshold the take need not reach the server now; it stays queued on the device. One
+      // message says so: an error beside it told the person two opposite things at once.
       toast.info(t("recording.keptOffline"));
       navigate("/", { replace: true });
     }
