@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { isIanaTimeZone } from "./time-zones.ts";
 import { videoUrlSchema } from "./admin.ts";
 import { AGE_GROUPS, CONTACT_GENDERS, GENDERS, LANGUAGES, type Language } from "./constants.ts";
 import { instructionLocationSchema, watchStatusSchema } from "./enums.ts";
 import { type StoryInput, type StoryPatch, storyInputSchema, storySubtitleSchema, storyTitleSchema } from "./stories.ts";
+import { isIanaTimeZone } from "./time-zones.ts";
 
 /**
  * The program API (spec sections 3, 4 and 7): stories and progress, questions and answers, profile,
@@ -196,6 +196,8 @@ export const userListQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).default(0),
   // Longer searches are refused by the service with its own code (search_too_long), not a generic validation error.
   q: text().trim().optional(),
+  /** "true": families only, operators (admins, facilitators) left out: the console's People list. */
+  families: z.enum(["true", "false"]).optional(),
 });
 export const userListSchema = z.object({ items: z.array(userSummarySchema), total: z.number().int() });
 export type UserList = z.infer<typeof userListSchema>;
