@@ -18,6 +18,7 @@ import { errorResponses } from "../../plugins/http-schemas.ts";
 import { actorOf, audit } from "../audit/audit.service.ts";
 import { requireAdmin, requireUser } from "../auth/guards.ts";
 import { languageFromHeader } from "../auth/texts.ts";
+import { getSiteSettings } from "../settings/settings.service.ts";
 import { subscribe, unsubscribe, vapidKeys } from "./push.service.ts";
 import { listQueue } from "./queue.service.ts";
 import { publicUrlOf, ReminderScheduler } from "./scheduler.ts";
@@ -64,13 +65,16 @@ export async function reminderRoutes(fastify: FastifyInstance) {
   // ── The stop link (no sign-in) ──────────────────────────────────────────────────────────────────
   // The page is what a person sees in their browser, so every outcome (done, already used, not valid) is a
   // 200 page in their language; JSON callers of POST get the precise error codes (400, 409).
-  const sendPage = (reply: FastifyReply, language: "en" | "ar", state: StopPageState, token?: string) =>
-    reply
+  // In the site's colour, as the app shows it.
+  const sendPage = async (reply: FastifyReply, language: "en" | "ar", state: StopPageState, token?: string) => {
+    const { primaryColor } = await getSiteSettings(app.deps.db);
+    return reply
       .code(200)
       .header("content-type", "text/html; charset=utf-8")
       .header("cache-control", "no-store")
       .header("referrer-policy", "no-referrer")
-      .send(stopPage(language, state, token));
+      .send(stopPage(language, state, token, primaryColor));
+  };
 
   app.get(
     "/reminders/stop",
