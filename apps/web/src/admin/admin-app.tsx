@@ -6,7 +6,7 @@
 import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { PrivateMediaProvider } from "../components/chat/private-media.tsx";
 import { PageSpinner } from "../components/spinner.tsx";
-import { useTranslation } from "../lib/i18n.ts";
+import { loadNamespaces, useTranslation } from "../lib/i18n.ts";
 import { Navigate, type RouteObject, useRoutes } from "../lib/router.tsx";
 import { AdminGuard, AdminOnly } from "./admin-guard.tsx";
 import { AdminLayout, type NavItem } from "./admin-layout.tsx";
@@ -60,6 +60,12 @@ function mountable(routes: RouteObject[]): RouteObject[] {
   });
 }
 
+// The keepsake book and its strings (the family's `keepsake` namespace) load only when an admin opens one.
+const ConsoleKeepsakePage = lazy(async () => {
+  const [page] = await Promise.all([import("./pages/keepsake-page.tsx"), loadNamespaces("keepsake")]);
+  return { default: page.ConsoleKeepsakePage };
+});
+
 const inboxRoutes = mountable(inboxModule.inboxRoutes ?? []);
 
 function AdminNotFound() {
@@ -104,6 +110,14 @@ export function AdminApp() {
         { path: "settings", element: adminOnly(<SettingsPage />) },
         { path: "users", element: <UsersPage /> },
         { path: "users/:id", element: <UserDetailPage /> },
+        {
+          path: "users/:id/keepsake",
+          element: adminOnly(
+            <Suspense fallback={<PageSpinner />}>
+              <ConsoleKeepsakePage />
+            </Suspense>,
+          ),
+        },
         { path: "contact", element: adminOnly(<ContactPage />) },
         { path: "outbox", element: adminOnly(<OutboxPage />) },
         { path: "analytics", element: adminOnly(<AnalyticsPage />) },

@@ -20,6 +20,7 @@ import type {
   ErrorCode,
   InstructionInput,
   InstructionLocation,
+  Keepsake,
   LandingAnswerInput,
   OutboxList,
   ReorderImpact,
@@ -71,7 +72,8 @@ export const adminQueries = {
   users: (q: string, offset: number) =>
     queryOptions({
       queryKey: ["admin", "users", q, offset],
-      queryFn: () => consoleApi<UserList>(`/users?limit=50&offset=${offset}${q ? `&q=${encodeURIComponent(q)}` : ""}`),
+      queryFn: () =>
+        consoleApi<UserList>(`/users?limit=50&offset=${offset}&families=true${q ? `&q=${encodeURIComponent(q)}` : ""}`),
       placeholderData: (previous) => previous,
     }),
   user: (id: string) => queryOptions({ queryKey: ["admin", "user", id], queryFn: () => consoleApi<UserSummary>(`/users/${id}`) }),
@@ -79,6 +81,17 @@ export const adminQueries = {
     queryOptions({
       queryKey: ["admin", "user-detail", id],
       queryFn: () => consoleApi<AdminUserDetail>(`/admin/users/${id}/detail`),
+    }),
+  /**
+   * A person's printable keepsake (admins only). Every read is recorded in the audit log, so it is read once per
+   * visit: no refetch when the window regains focus.
+   */
+  keepsake: (id: string, language: "en" | "ar") =>
+    queryOptions({
+      queryKey: ["admin", "keepsake", id, language],
+      queryFn: () => consoleApi<Keepsake>(`/keepsake/people/${encodeURIComponent(id)}?lang=${language}`),
+      staleTime: Number.POSITIVE_INFINITY,
+      gcTime: 0,
     }),
   contacts: (status: "open" | "handled" | "all", q: string) =>
     pagedQuery<ContactPage>(["admin", "contacts", status, q], "/admin/contact-submissions", { status, q }),

@@ -67,6 +67,7 @@ const SENTENCES = new Set([
   "person.unblock",
   "person.delete",
   "person.reset_code",
+  "person.keepsake.open",
   "conversation.assign",
   "conversation.unassign",
 ]);

@@ -6,6 +6,7 @@ import { formatDateTime } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
+import { useAdminSession } from "../admin-session.ts";
 import { adminQueries, fetchPrivateAudio } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { phoneOf } from "../phone.ts";
@@ -18,6 +19,9 @@ export function UserDetailPage() {
   const summary = useQuery(adminQueries.user(id));
   const detail = useQuery(adminQueries.userDetail(id));
   const ar = currentLanguage() === "ar";
+  const session = useAdminSession();
+  // The keepsake's API is admins' only: a facilitator is not offered a page that would refuse them.
+  const isAdmin = session.status === "admin" && session.role === "admin";
   return (
     <>
       <Link to="/admin/users" className="admin-back">
@@ -32,6 +36,13 @@ export function UserDetailPage() {
             <PageHeader
               title={user.name || phoneOf(user) || user.email || t("users.unnamed")}
               subtitle={<bdi className="ltr">{user.id}</bdi>}
+              actions={
+                isAdmin ? (
+                  <Link className="admin-button" to={`/admin/users/${user.id}/keepsake`}>
+                    {t("keepsake.open")}
+                  </Link>
+                ) : undefined
+              }
             />
             <QueryView query={detail}>
               {(d) => (

@@ -1,5 +1,6 @@
 import type { Keepsake, KeepsakeShare, KeepsakeVoice, KeepsakeVoiceRef } from "@hikaya/contracts";
 import { useEffect, useState } from "react";
+import { formatDay, KeepsakeBook, type PageSize, refKey } from "../../components/keepsake-book.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
@@ -8,7 +9,6 @@ import { useLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { useKeepsake, useRevokeLink, useSaveKeepsake, useShareKeepsake } from "./api/keepsake.ts";
-import { formatDay, KeepsakeBook, type PageSize, refKey } from "./keepsake-book.tsx";
 import "./keepsake.css";
 
 interface Draft {

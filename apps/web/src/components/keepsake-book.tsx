@@ -1,5 +1,6 @@
 import type { Keepsake, KeepsakeLink, KeepsakeVoice, KeepsakeVoiceRef } from "@hikaya/contracts";
-import { type Language, useLanguage, useTranslation } from "../../lib/i18n.ts";
+import { type Language, useLanguage, useTranslation } from "../lib/i18n.ts";
+import "./keepsake-book.css";
 
 export type PageSize = "A5" | "A4";
 
@@ -38,7 +39,8 @@ export interface BookProps {
 }
 
 /**
- * The printable book: a cover with the title, dedication and the whole-book QR code, then one page (or more) per
+ * The printable book (the family's /keepsake and the console's copy of a person's; strings from the `keepsake`
+ * namespace, which either screen loads): a cover with the title, dedication and the whole-book QR code, then one page (or more) per
  * story with its thumbnail, questions and the chosen voices, each with its date, length and QR code. Printing it
  * uses the browser's own dialog; the @page rules below give the page size, running title and page numbers.
  */
