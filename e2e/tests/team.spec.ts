@@ -68,6 +68,21 @@ test("an admin invites a facilitator, who signs in and sees only the inbox and p
   // A content page opened by its address is refused in the UI too.
   await facPage.goto("/admin/stories");
   await expect(facPage.getByRole("heading", { name: s.guard.roleTitle })).toBeVisible();
+
+  // A role change is asked first; once done, the facilitator's open console says their access changed (its live
+  // stream is refused when the server ends their sessions) instead of staying quietly stale.
+  await facPage.goto("/admin/users");
+  await expect(facPage.getByRole("navigation", { name: s.nav.label })).toBeVisible();
+  await page.reload();
+  await row.getByLabel(s.team.roleOf.replace("{{who}}", email)).selectOption("admin");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText(s.team.changeRoleBody);
+  await dialog.getByRole("button", { name: s.team.changeRole }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row.getByLabel(s.team.roleOf.replace("{{who}}", email))).toHaveValue("admin");
+  await facPage.bringToFront();
+  await expect(facPage.getByRole("heading", { name: s.guard.expiredTitle })).toBeVisible({ timeout: 45_000 });
+  await expect(facPage.getByRole("link", { name: s.guard.toAdminLogin })).toBeVisible();
   await context.close();
 
   // Removing them ends their access: clean up as well.

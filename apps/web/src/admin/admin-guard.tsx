@@ -1,14 +1,22 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
 import { Link } from "../lib/router.tsx";
 import { useAdminSession } from "./admin-session.ts";
 
-/** Shows the console only to a stored admin token; anyone else gets a clear page with a way to sign in. */
+/**
+ * Shows the console only to a stored admin token; anyone else gets a clear page with a way to sign in. A console
+ * that was open when its session ended (a role change or a block ends every session, found out by the live stream or
+ * the next request) says so, instead of leaving a page that fails only on the next reply.
+ */
 export function AdminGuard({ children }: { children: ReactNode }) {
   const session = useAdminSession();
-  if (session.status === "admin") return <>{children}</>;
-  return <NotAllowed reason={session.status} />;
+  const wasIn = useRef(false);
+  if (session.status === "admin") {
+    wasIn.current = true;
+    return <>{children}</>;
+  }
+  return <NotAllowed reason={session.status === "none" && wasIn.current ? "expired" : session.status} />;
 }
 
 /** A page for admins only: a facilitator opening it (a bookmark, a typed address) gets a clear refusal. */
@@ -27,10 +35,11 @@ export function AdminOnly({ children }: { children: ReactNode }) {
   );
 }
 
-export function NotAllowed({ reason }: { reason: "none" | "not_admin" }) {
+export function NotAllowed({ reason }: { reason: "none" | "not_admin" | "expired" }) {
   const { t } = useTranslation("admin");
-  const title = reason === "not_admin" ? t("guard.notAllowedTitle") : t("guard.signedOutTitle");
-  const body = reason === "not_admin" ? t("guard.notAllowedBody") : t("guard.signedOutBody");
+  const key = reason === "not_admin" ? "notAllowed" : reason === "expired" ? "expired" : "signedOut";
+  const title = t(`guard.${key}Title`);
+  const body = t(`guard.${key}Body`);
   return (
     <main className="admin-center">
       <div className="admin-card admin-card--narrow" role="alert">

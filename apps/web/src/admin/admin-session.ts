@@ -16,8 +16,13 @@ export const consoleSession = new AuthSession({
   apiKey: async () => (await loadSettings()).anonKey,
 });
 
-/** The console's access token for the next request, refreshed first when it has expired. */
-export async function consoleToken(): Promise<string | null> {
+/**
+ * The console's access token for the next request, refreshed first when it has expired, or at once when the live
+ * stream was refused: a refused refresh (the session ended on the server) signs the console out.
+ */
+export async function consoleToken(refused = false): Promise<string | null> {
+  if (refused && consoleSession.get())
+    return (await consoleSession.refresh().catch(() => consoleSession.get()))?.access_token ?? null;
   return (await consoleSession.fresh())?.access_token ?? null;
 }
 

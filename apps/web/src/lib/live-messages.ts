@@ -17,9 +17,11 @@ export interface LiveOptions {
   params?: Record<string, string>;
   /**
    * A fresh access token for each (re)connection: the user app's or the console's session, refreshed
-   * when it has expired, so a stream outlives any one token.
+   * when it has expired, so a stream outlives any one token. `refused` is true after the browser gave the stream up
+   * (what a 401 looks like to an EventSource): the session then refreshes now, so a session the server ended (a role
+   * change, a block) is found out and signed out here instead of retrying the same refused token for ever.
    */
-  token(): Promise<string | null>;
+  token(refused?: boolean): Promise<string | null>;
   /** The newest message id the caller already has; null to start from now. */
   after: string | null;
   onMessage(message: ChatMessage): void;
@@ -36,10 +38,12 @@ export function connectLiveMessages(options: LiveOptions): () => void {
   let timer: number | null = null;
   let stopped = false;
   let attempt = 0;
+  let refused = false;
 
   const open = async () => {
     if (stopped) return;
-    const token = await options.token().catch(() => null);
+    const token = await options.token(refused).catch(() => null);
+    refused = false;
     if (stopped) return;
     if (!token) {
       options.onStatus?.("offline");
@@ -68,6 +72,7 @@ export function connectLiveMessages(options: LiveOptions): () => void {
       options.onStatus?.(es.readyState === EventSource.CLOSED ? "offline" : "connecting");
       if (es.readyState === EventSource.CLOSED) {
         es.close();
+        refused = true;
         const delay = backoffDelay(attempt, 1000, 15_000);
         attempt++;
         timer = window.setTimeout(() => void open(), delay);

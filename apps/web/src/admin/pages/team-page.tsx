@@ -25,6 +25,8 @@ export function TeamPage() {
   const query = useQuery(adminQueries.team());
   const { invite, setRole, remove } = useTeamMutations();
   const [removing, setRemoving] = useState<TeamMember | null>(null);
+  // A role change signs the person out at once, so it is asked first rather than done by the dropdown alone.
+  const [changing, setChanging] = useState<{ member: TeamMember; role: Role } | null>(null);
   return (
     <>
       <PageHeader title={t("team.title")} subtitle={t("team.intro")} />
@@ -60,7 +62,7 @@ export function TeamPage() {
                           aria-label={t("team.roleOf", { who: m.email ?? m.phone ?? "" })}
                           value={m.role}
                           disabled={setRole.isPending}
-                          onChange={(e) => setRole.mutate({ id: m.id, role: e.target.value as Role })}
+                          onChange={(e) => setChanging({ member: m, role: e.target.value as Role })}
                         >
                           <option value="admin">{t("team.roles.admin")}</option>
                           <option value="facilitator">{t("team.roles.facilitator")}</option>
@@ -83,6 +85,21 @@ export function TeamPage() {
           </div>
         )}
       </QueryView>
+      <ConfirmDialog
+        open={changing !== null}
+        title={t("team.changeRoleTitle", {
+          who: changing?.member.email ?? changing?.member.phone ?? "",
+          role: changing ? t(`team.roles.${changing.role}`) : "",
+        })}
+        body={t("team.changeRoleBody")}
+        confirmLabel={t("team.changeRole")}
+        busy={setRole.isPending}
+        onConfirm={async () => {
+          if (changing) await setRole.mutateAsync({ id: changing.member.id, role: changing.role }).catch(() => undefined);
+          setChanging(null);
+        }}
+        onCancel={() => setChanging(null)}
+      />
       <ConfirmDialog
         open={removing !== null}
         title={t("team.removeTitle")}
