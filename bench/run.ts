@@ -14,6 +14,7 @@ const benches: { name: string; file: string; fn: string }[] = [
   { name: "inbox", file: "inbox.ts", fn: "benchInbox" },
   { name: "web", file: "web.ts", fn: "benchWeb" },
   { name: "lighthouse", file: "lighthouse.ts", fn: "benchLighthouse" },
+  { name: "media", file: "media.ts", fn: "benchMedia" },
 ];
 
 const only = process.argv.slice(2);
