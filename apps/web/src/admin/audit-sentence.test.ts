@@ -70,6 +70,23 @@ describe("audit entries as sentences", () => {
     expect(auditSentence(moved, "en", en)).toBe("Amal reordered the landing answers: “Huda” from 3 to 1");
   });
 
+  it("names the team member a team entry is about, and reads older entries without the name", () => {
+    const role = entry({
+      action: "team.role",
+      targetType: "user",
+      details: { from: "facilitator", to: "admin", member: "Huda (huda@hikaya.test)" },
+    });
+    expect(auditSentence(role, "en", en)).toBe("Amal changed the role of Huda (huda@hikaya.test) from Facilitator to Admin");
+    const removed = entry({
+      action: "team.remove",
+      targetType: "user",
+      details: { role: "facilitator", member: "+962791234567" },
+    });
+    expect(auditSentence(removed, "ar", ar)).toBe("Amal: إزالة +962791234567 من الفريق");
+    const older = entry({ action: "team.remove", targetType: "user", details: { role: "facilitator" } });
+    expect(auditSentence(older, "en", en)).toBe("Amal removed a team member from the team");
+  });
+
   it("falls back to the e-mail for an operator without a name, and to the action's label for an unknown action", () => {
     const unknown = entry({ actorName: null, action: "story.thumbnail_v2", details: {} });
     expect(auditSentence(unknown, "en", en)).toBe("amal@hikaya.test: story.thumbnail_v2");

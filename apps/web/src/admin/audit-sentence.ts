@@ -123,6 +123,8 @@ export function auditSentence(entry: AuditEntry, language: string, t: Translate)
     role: text(d.role) ? t(`team.roles.${d.role}`, { defaultValue: d.role }) : "?",
     from: typeof d.from === "string" ? t(`team.roles.${d.from}`, { defaultValue: d.from }) : "?",
     to: typeof d.to === "string" ? t(`team.roles.${d.to}`, { defaultValue: d.to }) : "?",
+    // Team entries name the person (recorded when the entry was made); older entries did not.
+    member: text(d.member) ?? t("audit.teamMember"),
   };
   if (SENTENCES.has(entry.action)) {
     // An edit that names no field it knows (older entries) still reads as a sentence.

@@ -20,7 +20,7 @@ export async function countEvents(db: DB, name: string, range: Range) {
   return Number(row?.n ?? 0);
 }
 
-/** People who signed up in the range; operators (admins) are not counted. */
+/** People who signed up in the range; operators (admins and facilitators) are not counted. */
 export async function signupsPerDay(db: DB, range: Range) {
   return db
     .selectFrom("users")
@@ -28,6 +28,7 @@ export async function signupsPerDay(db: DB, range: Range) {
     .where("created_at", ">=", range.from)
     .where("created_at", "<", range.to)
     .where("app_metadata", "not like", '%"role":"admin"%')
+    .where("app_metadata", "not like", '%"role":"facilitator"%')
     .where("deleted_at", "is", null)
     .groupBy(day("created_at"))
     .execute();

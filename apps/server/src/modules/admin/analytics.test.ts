@@ -69,4 +69,37 @@ describe("GET /api/admin/analytics", () => {
       { storyId: published.id, order: 1, titleEn: "Published", titleAr: "عربي Published", count: 1 },
     ]);
   });
+
+  it("leaves operators out of the sign-ups and out of People: only families count", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const signups = async () => {
+      const res = await t.app.inject({
+        method: "GET",
+        url: `/api/admin/analytics?from=${today}&to=${today}`,
+        headers: admin.headers,
+      });
+      return (res.json() as AdminAnalytics).signupsPerDay.reduce((sum, d) => sum + d.count, 0);
+    };
+    const people = async () =>
+      (
+        (
+          await t.app.inject({ method: "GET", url: "/api/users?limit=100&offset=0&families=true", headers: admin.headers })
+        ).json() as {
+          items: { id: string }[];
+        }
+      ).items.map((u) => u.id);
+    const before = await signups();
+    const family = await createTestUser(t.app);
+    const facilitator = await createTestUser(t.app, { role: "facilitator" });
+    const otherAdmin = await createTestUser(t.app, { admin: true });
+    expect(await signups()).toBe(before + 1);
+    const listed = await people();
+    expect(listed).toContain(family.id);
+    expect(listed).not.toContain(facilitator.id);
+    expect(listed).not.toContain(otherAdmin.id);
+    expect(listed).not.toContain(admin.id);
+    // The spec's plain GET /users still lists everyone, operators marked isAdmin.
+    const everyone = (await t.app.inject({ method: "GET", url: "/api/users?limit=100", headers: admin.headers })).json();
+    expect(everyone.items.map((u: { id: string }) => u.id)).toContain(facilitator.id);
+  });
 });

@@ -257,6 +257,10 @@ describe("the console team", () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ id: fac.id, role: "admin" });
     expect((await t.app.inject({ method: "GET", url: "/api/admin/conversations", headers: fac.headers })).statusCode).toBe(401);
+    // The log names who changed role, not only "a team member".
+    const entries = await t.app.inject({ method: "GET", url: "/api/admin/audit?action=team.role", headers: admin.headers });
+    const entry = entries.json().entries.find((e: { targetId: string }) => e.targetId === fac.id);
+    expect(entry?.details).toMatchObject({ from: "facilitator", to: "admin", member: `${fac.id}@test.hikaya` });
   });
 
   it("a removed operator's old token is refused and they leave the list", async () => {
@@ -267,7 +271,13 @@ describe("the console team", () => {
     expect(after.statusCode).toBe(401);
     expect((await team()).some((m) => m.id === fac.id)).toBe(false);
     const entries = await t.app.inject({ method: "GET", url: "/api/admin/audit?action=team.remove", headers: admin.headers });
-    expect(entries.json().entries).toEqual([expect.objectContaining({ action: "team.remove", targetId: fac.id })]);
+    expect(entries.json().entries).toEqual([
+      expect.objectContaining({
+        action: "team.remove",
+        targetId: fac.id,
+        details: { role: "facilitator", member: `${fac.id}@test.hikaya` },
+      }),
+    ]);
   });
 
   it("an admin cannot change or remove themselves, and a person outside the team is not found", async () => {

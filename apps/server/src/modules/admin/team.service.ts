@@ -42,6 +42,15 @@ export async function listTeam(deps: AppDeps): Promise<TeamMember[]> {
   });
 }
 
+/**
+ * Who an audit entry is about, as they were then (their name and e-mail or phone): the log reads "removed Huda
+ * (huda@example.org)" and still does after the account changes or goes.
+ */
+const described = (m: TeamMember): string => {
+  const contact = m.email ?? m.phone ?? m.id;
+  return m.name ? `${m.name} (${contact})` : contact;
+};
+
 async function memberOf(deps: AppDeps, id: string): Promise<TeamMember> {
   const member = (await listTeam(deps)).find((m) => m.id === id);
   if (!member) throw notFound("This person is not in the team");
@@ -55,14 +64,15 @@ async function memberOf(deps: AppDeps, id: string): Promise<TeamMember> {
  */
 export async function inviteOperator(deps: AppDeps, actor: Actor, input: TeamInvite, meta: InviteMeta): Promise<TeamMember> {
   const user = await deps.auth.service.inviteOperator(input, meta);
+  const member = await memberOf(deps, user.id);
   await audit(
     deps.db,
     actor,
     "team.invite",
     { type: "user", id: user.id },
-    { role: input.role, via: input.email ? "email" : "phone" },
+    { role: input.role, via: input.email ? "email" : "phone", member: described(member) },
   );
-  return memberOf(deps, user.id);
+  return member;
 }
 
 async function ensureOtherOperator(deps: AppDeps, actor: Actor, id: string) {
@@ -77,13 +87,15 @@ async function ensureOtherOperator(deps: AppDeps, actor: Actor, id: string) {
 export async function changeRole(deps: AppDeps, actor: Actor, id: string, role: OperatorRole, meta: RequestMeta) {
   const before = await ensureOtherOperator(deps, actor, id);
   await deps.auth.service.adminUpdateUser(id, { app_metadata: { role } }, meta);
-  await audit(deps.db, actor, "team.role", { type: "user", id }, { from: before, to: role });
-  return memberOf(deps, id);
+  const member = await memberOf(deps, id);
+  await audit(deps.db, actor, "team.role", { type: "user", id }, { from: before, to: role, member: described(member) });
+  return member;
 }
 
 /** The account stays (it may be a family member's too); the console role goes and (auth's rule) every session ends. */
 export async function removeOperator(deps: AppDeps, actor: Actor, id: string, meta: RequestMeta) {
   const before = await ensureOtherOperator(deps, actor, id);
+  const member = await memberOf(deps, id);
   await deps.auth.service.adminUpdateUser(id, { app_metadata: { role: null } }, meta);
-  await audit(deps.db, actor, "team.remove", { type: "user", id }, { role: before });
+  await audit(deps.db, actor, "team.remove", { type: "user", id }, { role: before, member: described(member) });
 }

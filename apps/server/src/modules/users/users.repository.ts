@@ -55,16 +55,30 @@ const columns = (db: Db) =>
       .as("watched_count"),
   ] as const;
 
-export async function listUsers(db: Db, options: { limit: number; offset: number; search?: PeopleSearch }) {
+/**
+ * The console's People list asks for families only: operators (admins and facilitators, app_metadata.role, stored as
+ * JSON text the way team.repository.ts reads it) are on the Team page. The spec's plain GET /users lists everyone.
+ */
+const listQuery = (db: Db, search: PeopleSearch | undefined, familiesOnly: boolean) =>
+  familiesOnly
+    ? baseQuery(db, search)
+        .where("users.app_metadata", "not like", '%"role":"admin"%')
+        .where("users.app_metadata", "not like", '%"role":"facilitator"%')
+    : baseQuery(db, search);
+
+export async function listUsers(
+  db: Db,
+  options: { limit: number; offset: number; search?: PeopleSearch; familiesOnly?: boolean },
+) {
   const [rows, total] = await Promise.all([
-    baseQuery(db, options.search)
+    listQuery(db, options.search, options.familiesOnly ?? false)
       .select(columns(db))
       .orderBy("users.created_at", "desc")
       .orderBy("users.id")
       .limit(options.limit)
       .offset(options.offset)
       .execute(),
-    baseQuery(db, options.search)
+    listQuery(db, options.search, options.familiesOnly ?? false)
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow(),
   ]);

@@ -49,10 +49,14 @@ export function peopleSearch(q: string): PeopleSearch {
 
 export async function listUserSummaries(
   deps: Pick<AppDeps, "db">,
-  options: { limit: number; offset: number; q?: string | undefined },
+  options: { limit: number; offset: number; q?: string | undefined; families?: "true" | "false" | undefined },
 ): Promise<UserList> {
-  const { q, ...page } = options;
-  const { rows, total } = await listUsers(deps.db, { ...page, ...(q ? { search: peopleSearch(q) } : {}) });
+  const { q, families, ...page } = options;
+  const { rows, total } = await listUsers(deps.db, {
+    ...page,
+    familiesOnly: families === "true",
+    ...(q ? { search: peopleSearch(q) } : {}),
+  });
   return { items: rows.map(toSummary), total };
 }
 
