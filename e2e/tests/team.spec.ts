@@ -148,3 +148,40 @@ test("an operator invited by phone joins with the code and link the invitation t
   expect(member).toBeTruthy();
   expect((await request.delete(`/api/admin/team/${member?.id}`, { headers })).status()).toBe(200);
 });
+
+test("on a phone each operator's role shows in its box and Remove is on screen", async ({ page, lang, request, shot }) => {
+  const c = new Console(page, lang);
+  const s = c.s;
+  const email = `e2e-phone-${lang}-${Date.now().toString(36)}@hikaya.test`;
+  await c.signIn();
+  await c.submitSignIn();
+  await c.go(s.nav.team, s.team.title);
+  await page.getByLabel(s.team.contact).fill(email);
+  await page.getByRole("button", { name: s.team.invite }).click();
+  const row = page.getByTestId("team-member").filter({ hasText: email });
+  await expect(row).toBeVisible();
+
+  const viewport = page.viewportSize();
+  const select = row.getByLabel(s.team.roleOf.replace("{{who}}", email));
+  await expect(select).toHaveValue("facilitator");
+  // Wide enough for its role's name (it was squeezed to an empty box), and inside the screen.
+  const box = await select.boundingBox();
+  expect(box?.width ?? 0).toBeGreaterThan(120);
+  const remove = row.getByRole("button", { name: s.team.remove });
+  await remove.scrollIntoViewIfNeeded();
+  const removeBox = await remove.boundingBox();
+  expect(removeBox, "Remove has a box").not.toBeNull();
+  expect(removeBox?.x ?? -1).toBeGreaterThanOrEqual(0);
+  expect((removeBox?.x ?? 0) + (removeBox?.width ?? 0)).toBeLessThanOrEqual(viewport?.width ?? 0);
+  // Nothing scrolls sideways.
+  const wrap = page.locator(".admin-table-wrap");
+  expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+  await row.scrollIntoViewIfNeeded();
+  await shot("team-phone");
+
+  const token = await adminToken(request);
+  const headers = { authorization: `Bearer ${token}` };
+  const team = (await (await request.get("/api/admin/team", { headers })).json()) as { id: string; email: string | null }[];
+  const member = team.find((m) => m.email === email);
+  expect((await request.delete(`/api/admin/team/${member?.id}`, { headers })).status()).toBe(200);
+});

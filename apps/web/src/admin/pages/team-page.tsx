@@ -34,7 +34,7 @@ export function TeamPage() {
       <QueryView query={query}>
         {(members) => (
           <div className="admin-table-wrap">
-            <table className="admin-table">
+            <table className="admin-table admin-team">
               <thead>
                 <tr>
                   <th>{t("team.person")}</th>
@@ -48,12 +48,12 @@ export function TeamPage() {
               <tbody>
                 {members.map((m) => (
                   <tr key={m.id} data-testid="team-member">
-                    <td>
+                    <td className="admin-team__person">
                       {m.name && <div>{m.name}</div>}
                       <bdi className="ltr">{m.email ?? formatPhone(m.phone)}</bdi>
                       {!m.confirmed && <span className="admin-badge">{t("team.invited")}</span>}
                     </td>
-                    <td>
+                    <td className="admin-team__role">
                       {m.id === me ? (
                         t(`team.roles.${m.role}`)
                       ) : (
@@ -69,8 +69,12 @@ export function TeamPage() {
                         </select>
                       )}
                     </td>
-                    <td>{m.lastSignInAt ? formatDateTime(m.lastSignInAt, i18n.language) : "—"}</td>
-                    <td>
+                    <td className="admin-team__seen">
+                      {/* On a phone the rows are cards without the header row, so the date says what it is. */}
+                      <span className="admin-team__label">{t("team.lastSignInLabel")} </span>
+                      {m.lastSignInAt ? formatDateTime(m.lastSignInAt, i18n.language) : "—"}
+                    </td>
+                    <td className="admin-team__actions">
                       {m.id !== me && (
                         <button type="button" className="admin-button admin-button--danger" onClick={() => setRemoving(m)}>
                           {t("team.remove")}
