@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatChatTime, formatDateTime, formatDuration, formatShortDate } from "./format.ts";
+import { formatChatTime, formatClock, formatDateTime, formatDuration, formatShortDate } from "./format.ts";
 
 const at = (h: number, m: number) => new Date(2026, 0, 2, h, m).toISOString();
 
@@ -32,5 +32,13 @@ describe("console dates", () => {
     expect(formatDateTime(null, "en")).toBe("—");
     expect(formatShortDate(at(15, 30), "en")).toBe("Jan 2");
     expect(formatShortDate(at(15, 30), "ar")).toBe("2 يناير");
+  });
+});
+
+describe("formatClock", () => {
+  it("writes a recording's length as mm:ss in Latin digits, as the recorder's counter does", () => {
+    expect(formatClock(0)).toBe("00:00");
+    expect(formatClock(83.6)).toBe("01:24");
+    expect(formatClock(600)).toBe("10:00");
   });
 });

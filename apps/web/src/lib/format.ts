@@ -45,3 +45,9 @@ export function formatDuration(seconds: number | null | undefined): string {
   const s = Math.max(0, Math.round(seconds ?? 0));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
+
+/** A recording's length as mm:ss ("01:24", "12:05"), as the recorder's counter shows it; Latin digits in both languages. */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
+}

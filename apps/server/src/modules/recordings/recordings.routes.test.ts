@@ -88,6 +88,23 @@ describe("POST /api/story/audio/add", () => {
     expect(res.json().data).toMatchObject({ contentType: type, durationSeconds: null });
   });
 
+  it("keeps the length the recorder measured for a file that carries none, and the file's own for WAV", async () => {
+    const recorded = await upload(a, [
+      { name: "story", value: open },
+      { name: "duration", value: "83.6" },
+      audio(webm(["audio"])),
+    ]);
+    expect(recorded.statusCode).toBe(200);
+    expect(recorded.json().data).toMatchObject({ contentType: "audio/webm", durationSeconds: 84 });
+    // WAV says its own length; a claim does not override it.
+    const measured = await upload(a, [{ name: "story", value: open }, { name: "duration", value: "90" }, audio(wav(2))]);
+    expect(measured.json().data).toMatchObject({ contentType: "audio/wav", durationSeconds: 2 });
+    for (const bad of ["-1", "abc", "601", "1e3"]) {
+      const res = await upload(a, [{ name: "story", value: open }, { name: "duration", value: bad }, audio(webm(["audio"]))]);
+      expect(res.statusCode, bad).toBe(400);
+    }
+  });
+
   it.each([
     ["a WebM video", webm(["audio", "video"])],
     ["a WebM with only a video track", webm(["video"])],

@@ -20,6 +20,7 @@ import {
   discardAudio,
   isValidLink,
   missingAudio,
+  parseClaimedDuration,
   parseQuestionIndex,
   playableRecording,
   RECORDINGS_BUCKET,
@@ -49,10 +50,11 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
       config: { envelope: true },
       schema: {
         tags: ["token API"],
-        summary: "Upload a recording for a story (multipart: audio, story, optional index)",
+        summary: "Upload a recording for a story (multipart: audio, story, optional index and duration)",
         description:
           "The type is read from the file's bytes (WAV, WebM/Opus, Ogg, MP4/AAC, MP3), not its name. At most 25 MB and, " +
-          "for WAV, 10 minutes. The story must not be Locked for the caller.",
+          "for WAV, 10 minutes. The story must not be Locked for the caller. `duration` (seconds, as the recorder measured " +
+          "them) is kept as the recording's length when the file carries none (all but WAV).",
         consumes: ["multipart/form-data"],
         response: { 200: envelopeSchema(recordingSchema), ...envelopeErrorResponses(400, 401, 403, 404, 413, 415) },
       },
@@ -63,6 +65,7 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
       let stored: StoredAudio | null = null;
       let storyId: string | undefined;
       let indexRaw: string | undefined;
+      let durationRaw: string | undefined;
       try {
         for await (const part of multipartParts(request)) {
           if (part.type === "file") {
@@ -84,13 +87,19 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
             storyId = String(part.value).trim();
           } else if (part.fieldname === "index") {
             indexRaw = String(part.value);
+          } else if (part.fieldname === "duration") {
+            durationRaw = String(part.value);
           }
         }
         if (!stored) throw missingAudio();
         if (!storyId) throw new AppError("validation_failed", "story: is required");
         const questionIndex = parseQuestionIndex(indexRaw);
+        const claimedSeconds = parseClaimedDuration(durationRaw);
         const story = await checkRecordableStory(app.deps, auth, storyId);
-        return { code: 200 as const, data: await saveRecording(app.deps, auth, stored, story.id, questionIndex) };
+        return {
+          code: 200 as const,
+          data: await saveRecording(app.deps, auth, stored, story.id, questionIndex, claimedSeconds),
+        };
       } catch (error) {
         await discardAudio(app.deps, stored);
         if (isTooLarge(error) && !request.raw.complete) {

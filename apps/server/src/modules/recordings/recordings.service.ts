@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream";
-import { RECORDING_TYPES, type Recording, recordIdSchema } from "@hikaya/contracts";
+import { MAX_RECORDING_SECONDS, RECORDING_TYPES, type Recording, recordIdSchema } from "@hikaya/contracts";
 import type { RecordingsTable } from "../../db/schema.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
@@ -58,6 +58,18 @@ export function parseQuestionIndex(raw: string | undefined): number | null {
   return Number(raw.trim());
 }
 
+/**
+ * The length the recorder measured (the "duration" part, seconds), kept for the files whose length the server
+ * cannot read itself (WebM, Ogg, MP4: only WAV carries it in its header), so the family sees each take's length.
+ */
+export function parseClaimedDuration(raw: string | undefined): number | null {
+  if (raw === undefined || raw.trim() === "") return null;
+  const seconds = Number(raw.trim());
+  if (!/^\d{1,4}(\.\d{1,3})?$/.test(raw.trim()) || seconds > MAX_RECORDING_SECONDS)
+    throw new AppError("validation_failed", `duration: must be a number of seconds from 0 to ${MAX_RECORDING_SECONDS}`);
+  return Math.round(seconds);
+}
+
 export interface StoredAudio {
   id: string;
   key: string;
@@ -103,6 +115,7 @@ export async function saveRecording(
   stored: StoredAudio,
   storyId: string,
   questionIndex: number | null,
+  claimedSeconds: number | null = null,
 ): Promise<Recording> {
   const row: RecordingsTable = {
     id: stored.id,
@@ -112,7 +125,8 @@ export async function saveRecording(
     object_key: stored.key,
     content_type: stored.contentType,
     size: stored.size,
-    duration_seconds: stored.durationSeconds,
+    // The file's own length when it has one (WAV); else what the recorder measured.
+    duration_seconds: stored.durationSeconds ?? claimedSeconds,
     created_at: new Date().toISOString(),
   };
   await insertRecording(deps.db, row);

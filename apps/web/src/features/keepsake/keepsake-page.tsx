@@ -5,6 +5,7 @@ import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { errorText } from "../../lib/errors.ts";
+import { formatClock } from "../../lib/format.ts";
 import { useLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
@@ -150,6 +151,11 @@ export function KeepsakePage() {
                     <label>
                       <input type="checkbox" checked={chosen.has(refKey(v))} onChange={() => toggle(v)} />
                       <span>{label}</span>
+                      {v.durationSeconds !== null ? (
+                        <span className="keepsake-choice__length">
+                          {t("voices.length", { length: formatClock(v.durationSeconds) })}
+                        </span>
+                      ) : null}
                     </label>
                     {v.missing ? (
                       <p className="keepsake-note">{t("voices.missing")}</p>

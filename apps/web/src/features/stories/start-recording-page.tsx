@@ -56,7 +56,7 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
     }
     setSaving(true);
     try {
-      await saveRecording(story.id, index, rec.take.blob);
+      await saveRecording(story.id, index, rec.take.blob, rec.take.seconds);
       done();
     } catch {
       await refreshPending();

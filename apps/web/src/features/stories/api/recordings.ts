@@ -14,6 +14,8 @@ export interface PendingRecording {
   blob: Blob;
   type: string;
   createdAt: string;
+  /** Seconds, as the recorder measured them: the server keeps it for files that carry no length (WebM, MP4). */
+  durationSeconds?: number;
 }
 
 const DB_NAME = "hikaya-recordings";
@@ -49,13 +51,19 @@ export function pendingKey(storyId: string, index: number) {
   return `${getUserId() ?? "anonymous"}:${storyId}:${index}`;
 }
 
-export async function keepPending(storyId: string, index: number, blob: Blob): Promise<PendingRecording> {
+export async function keepPending(
+  storyId: string,
+  index: number,
+  blob: Blob,
+  durationSeconds?: number,
+): Promise<PendingRecording> {
   const item: PendingRecording = {
     key: pendingKey(storyId, index),
     userId: getUserId() ?? "anonymous",
     storyId,
     index,
     blob,
+    ...(durationSeconds !== undefined ? { durationSeconds } : {}),
     type: blob.type,
     createdAt: new Date().toISOString(),
   };
@@ -94,18 +102,20 @@ export function extensionFor(type: string): string {
   return "bin";
 }
 
-export async function uploadRecording(item: Pick<PendingRecording, "storyId" | "index" | "blob">) {
+export async function uploadRecording(item: Pick<PendingRecording, "storyId" | "index" | "blob" | "durationSeconds">) {
   const type = item.blob.type || "audio/webm";
   const form = new FormData();
   form.append("story", item.storyId);
   form.append("index", String(item.index));
+  if (item.durationSeconds !== undefined && Number.isFinite(item.durationSeconds))
+    form.append("duration", item.durationSeconds.toFixed(1));
   form.append("audio", new File([item.blob], `recording-${item.storyId}-${item.index}.${extensionFor(type)}`, { type }));
   return tokenApi<unknown>("/story/audio/add", form);
 }
 
 /** Keeps the take on the device, uploads it, and forgets it once the server has it. */
-export async function saveRecording(storyId: string, index: number, blob: Blob) {
-  const item = await keepPending(storyId, index, blob);
+export async function saveRecording(storyId: string, index: number, blob: Blob, durationSeconds?: number) {
+  const item = await keepPending(storyId, index, blob, durationSeconds);
   await uploadRecording(item);
   await dropPending(item.key);
 }
