@@ -102,9 +102,7 @@ export async function programRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       // The story service writes (one validation, order, audit, progress resync for both APIs).
       const auth = await requireAdmin(request);
-      const id = await stories.createStory(app.deps, actorOf(auth), storyInputFromCreateBody(request.body), {
-        thumbnailById: true,
-      });
+      const id = await stories.createStory(app.deps, actorOf(auth), storyInputFromCreateBody(request.body));
       return reply.status(201).send(await getStoryAsAdmin(app.deps, id));
     },
   );

@@ -120,17 +120,7 @@ async function checkOutsideMedia(deps: Pick<AppDeps, "db">, data: { videoUrl?: s
   checkStoryMediaOrigin("thumbnailUrl", data.thumbnailUrl, listed);
 }
 
-export interface CreateOptions {
-  /** The spec's API names a new story's thumbnail by its id (spec section 3); the console uploads one later. */
-  thumbnailById?: boolean;
-}
-
-export async function createStory(
-  deps: WriteDeps,
-  actor: Actor,
-  input: StoryInput,
-  options: CreateOptions = {},
-): Promise<string> {
+export async function createStory(deps: WriteDeps, actor: Actor, input: StoryInput): Promise<string> {
   const data = validated(storyInputSchema, input);
   await checkOutsideMedia(deps, data);
   const videoUrl = await privateMediaRef(deps, data.videoUrl, "videoUrl");
@@ -160,7 +150,9 @@ export async function createStory(
         subtitle_en: data.subtitleEn,
         subtitle_ar: data.subtitleAr,
         video_url: videoUrl,
-        thumbnail_path: data.thumbnailUrl ?? (options.thumbnailById ? publicObjectPath("thumbnails", id) : null),
+        // None until one is given or uploaded (the console names its upload by the story id then): an address named
+        // ahead of a file answered 404, and the app shows its own placeholder for a story without a thumbnail.
+        thumbnail_path: data.thumbnailUrl ?? null,
         duration_seconds: data.durationSeconds ?? null,
         created_at: now,
         updated_at: now,

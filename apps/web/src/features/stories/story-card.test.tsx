@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import type { Story } from "@hikaya/contracts";
-import { cleanup, render } from "@testing-library/react";
+import { cleanup, fireEvent, render } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { initI18n, loadNamespaces } from "../../lib/i18n.ts";
 import { StoryCard } from "./story-card.tsx";
@@ -11,7 +11,14 @@ beforeAll(async () => {
 });
 afterEach(cleanup);
 
-const story = { id: "s1", order: 1, title: "One", subtitle: "", watchStatus: "notWatched" } as unknown as Story;
+const story = {
+  id: "s1",
+  order: 1,
+  title: "One",
+  subtitle: "",
+  watchStatus: "notWatched",
+  thumbnailUrl: "/storage/v1/object/public/thumbnails/s1?v=1",
+} as unknown as Story;
 const thumbnail = (container: HTMLElement) => container.querySelector("img") as HTMLImageElement;
 
 describe("a story card's thumbnail", () => {
@@ -23,5 +30,18 @@ describe("a story card's thumbnail", () => {
     const other = thumbnail(render(<StoryCard story={story} />).container);
     expect(other.getAttribute("fetchpriority")).toBeNull();
     expect(other.getAttribute("loading")).toBe("lazy");
+  });
+
+  it("shows the placeholder for a story without a thumbnail, asking for no address", () => {
+    const { container, getByTestId } = render(<StoryCard story={{ ...story, thumbnailUrl: null }} />);
+    expect(container.querySelector("img")).toBeNull();
+    expect(getByTestId("thumbnail-placeholder")).toBeTruthy();
+  });
+
+  it("shows the placeholder when the thumbnail's file does not load", () => {
+    const { container, getByTestId } = render(<StoryCard story={story} />);
+    fireEvent.error(thumbnail(container));
+    expect(container.querySelector("img")).toBeNull();
+    expect(getByTestId("thumbnail-placeholder")).toBeTruthy();
   });
 });

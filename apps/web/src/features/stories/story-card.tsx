@@ -1,4 +1,5 @@
 import type { Story } from "@hikaya/contracts";
+import { useState } from "react";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
 import { thumbnailOf } from "./api/stories-list.ts";
@@ -45,21 +46,38 @@ export function StoryCard({ story, priority = false }: { story: Story; priority?
   const title = storyTitle(story);
   const showSubtitle = look === "active" || look === "watched";
   const thumbnail = thumbnailOf(story);
+  // A story saved without a thumbnail, or one whose file is gone, shows the placeholder instead of a broken image.
+  const [failed, setFailed] = useState<string | null>(null);
   const playLabel = t("home.play", { title });
 
   return (
     <li className={`story-card story-card--${look}`} data-status={story.watchStatus ?? "none"}>
       <div className="story-card__thumb">
-        {/* fetchPriority and loading before src: the request starts with them. */}
-        <img
-          fetchPriority={priority ? "high" : undefined}
-          loading={priority ? undefined : "lazy"}
-          decoding="async"
-          src={thumbnail}
-          alt=""
-          width={88}
-          height={50}
-        />
+        {thumbnail && failed !== thumbnail ? (
+          /* fetchPriority and loading before src: the request starts with them. */
+          <img
+            fetchPriority={priority ? "high" : undefined}
+            loading={priority ? undefined : "lazy"}
+            decoding="async"
+            src={thumbnail}
+            alt=""
+            width={88}
+            height={50}
+            onError={() => setFailed(thumbnail)}
+          />
+        ) : (
+          <span className="story-card__placeholder" data-testid="thumbnail-placeholder">
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path
+                d="M4 6h16v12H4zM4 15l4.5-4.5 3.5 3.5 2.5-2.5L20 17"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.8"
+                strokeLinejoin="round"
+              />
+            </svg>
+          </span>
+        )}
         {look !== "active" && <Badge look={look} />}
       </div>
       <div className="story-card__text">

@@ -1,4 +1,4 @@
-import { publicObjectPath, type Story } from "@hikaya/contracts";
+import type { Story } from "@hikaya/contracts";
 import { api } from "../../../lib/api-client.ts";
 import type { Language } from "../../../lib/i18n.ts";
 
@@ -11,7 +11,8 @@ export const fetchStoriesList = async (language: Language, signal?: AbortSignal)
   (await api<Story[]>(`/stories?lang=${language}`, { signal })).sort((a, b) => a.order - b.order);
 
 /** A story's thumbnail in the list's language (the list's `?lang=` chose it). */
-export const thumbnailOf = (story: Story) => story.thumbnailUrl || publicObjectPath("thumbnails", story.id);
+/** The story's thumbnail, or null: a story without one shows the card's placeholder (no address that answers 404). */
+export const thumbnailOf = (story: Story): string | null => story.thumbnailUrl || null;
 
 /**
  * The first card's thumbnail (the home's largest paint), asked for as soon as the list is in rather than once the
@@ -21,7 +22,9 @@ function preloadFirstThumbnail(stories: Story[]) {
   const first = stories[0];
   if (!first || typeof document === "undefined") return;
   const link = document.createElement("link");
-  const attributes = { rel: "preload", as: "image", fetchpriority: "high", href: thumbnailOf(first) };
+  const href = thumbnailOf(first);
+  if (!href) return;
+  const attributes = { rel: "preload", as: "image", fetchpriority: "high", href };
   for (const [name, value] of Object.entries(attributes)) link.setAttribute(name, value);
   document.head.append(link);
 }
