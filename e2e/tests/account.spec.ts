@@ -684,6 +684,15 @@ test.describe("information screens", () => {
       // pdf.js places glyphs itself; a right-to-left canvas would scramble them.
       expect(await page.locator(".pdf-viewer").evaluate((el) => getComputedStyle(el).direction)).toBe("ltr");
       await shot(name === "terms" ? "termandcondtion" : "privacypolicy");
+      // Fitted to a phone an A4 page's text is about 10 px: zooming draws it again larger, scrolling sideways.
+      const first = page.locator("canvas.pdf-viewer__page").first();
+      const fitted = await first.evaluate((c: HTMLCanvasElement) => c.width);
+      await page.getByRole("button", { name: p.t.info.documents.zoomIn }).click();
+      await page.getByRole("button", { name: p.t.info.documents.zoomIn }).click();
+      await expect(page.getByText("200%")).toBeVisible();
+      await expect.poll(() => first.evaluate((c: HTMLCanvasElement) => c.width)).toBeGreaterThan(fitted * 1.9);
+      const pages = page.locator(".pdf-viewer__pages");
+      expect(await pages.evaluate((el) => el.scrollWidth > el.clientWidth * 1.9)).toBe(true);
       await expectAccessible(page, name);
     });
   }
