@@ -161,6 +161,13 @@ test("on a phone each operator's role shows in its box and Remove is on screen",
   const row = page.getByTestId("team-member").filter({ hasText: email });
   await expect(row).toBeVisible();
 
+  // The signed-in operator names themself for the console; their own row shows it (colleagues see it on replies).
+  const myName = `Admin ${lang}`;
+  await page.getByLabel(s.team.displayName).fill(myName);
+  await page.getByRole("button", { name: s.team.saveName }).click();
+  await expect(page.getByRole("status").filter({ hasText: s.team.nameSaved })).toBeVisible();
+  await expect(page.getByTestId("team-member").filter({ hasText: "e2e-admin@" })).toContainText(myName);
+
   const viewport = page.viewportSize();
   const select = row.getByLabel(s.team.roleOf.replace("{{who}}", email));
   await expect(select).toHaveValue("facilitator");
@@ -178,6 +185,10 @@ test("on a phone each operator's role shows in its box and Remove is on screen",
   expect(await wrap.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
   await row.scrollIntoViewIfNeeded();
   await shot("team-phone");
+  // Other specs expect the shared admin unnamed: clear the name again (an empty name removes it).
+  await page.getByLabel(s.team.displayName).fill("");
+  await page.getByRole("button", { name: s.team.saveName }).click();
+  await expect(page.getByTestId("team-member").filter({ hasText: "e2e-admin@" })).not.toContainText(myName);
 
   const token = await adminToken(request);
   const headers = { authorization: `Bearer ${token}` };

@@ -227,6 +227,13 @@ export class AuthSession {
     return this.get() as StoredSession;
   }
 
+  /** Merges `data` into the signed-in person's user_metadata (a null value removes that key). */
+  async updateUserData(data: Record<string, unknown>): Promise<SessionUser> {
+    const session = await this.fresh();
+    if (!session) throw new AuthApiError("Auth session missing!", 400, "session_not_found", "AuthSessionMissingError");
+    return this.#call<SessionUser>("/user", { method: "PUT", body: { data }, token: session.access_token });
+  }
+
   /** The user behind the current token, checked by the server. */
   async getUser(): Promise<SessionUser> {
     const session = await this.fresh();

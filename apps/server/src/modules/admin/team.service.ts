@@ -26,13 +26,16 @@ export async function listTeam(deps: AppDeps): Promise<TeamMember[]> {
   return rows.flatMap((row) => {
     const role = roleOf(row.app_metadata);
     if (!role) return [];
-    const metaName = parse(row.user_metadata).name;
+    const meta = parse(row.user_metadata);
+    // The name they chose for the console (Team page), else the profile's, else a name given at sign-up.
+    const chosen = typeof meta.display_name === "string" && meta.display_name.trim() ? meta.display_name.trim() : null;
+    const signedUpAs = typeof meta.name === "string" ? meta.name : null;
     return [
       {
         id: row.id,
         email: row.email,
         phone: row.phone,
-        name: row.name ?? (typeof metaName === "string" ? metaName : null),
+        name: chosen ?? row.name ?? signedUpAs,
         role,
         // Joined, not merely invited: a confirmed address and a password to sign in to the console with.
         confirmed: Boolean(row.email_confirmed_at ?? row.phone_confirmed_at) && Boolean(row.has_password),

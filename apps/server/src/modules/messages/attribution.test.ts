@@ -46,4 +46,20 @@ describe("replies are attributed in the console only", () => {
     expect(seen).toHaveLength(2);
     for (const m of seen) expect(m).not.toHaveProperty("senderName");
   });
+
+  it("names the operator who wrote the last reply in the list, by the display name they chose", async () => {
+    const named = await t.app.inject({
+      method: "PUT",
+      url: "/auth/v1/user",
+      headers: { ...omar.headers, apikey: t.app.deps.auth.keys.anonKey },
+      payload: { data: { display_name: "Omar K." } },
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    expect((await reply(omar, "Omar again")).statusCode).toBe(200);
+    const list = await t.app.inject({ method: "GET", url: "/api/admin/conversations", headers: layla.headers });
+    const row = (list.json().conversations as { userId: string; lastMessage: ChatMessage }[]).find((c) => c.userId === family.id);
+    expect(row?.lastMessage).toMatchObject({ message: "Omar again", from: omar.id, senderName: "Omar K." });
+    const team = await t.app.inject({ method: "GET", url: "/api/admin/team", headers: omar.headers });
+    expect(team.json().find((m: { id: string }) => m.id === omar.id)?.name).toBe("Omar K.");
+  });
 });

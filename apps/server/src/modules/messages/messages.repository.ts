@@ -309,14 +309,27 @@ export async function findDocumentPath(db: Db, key: string): Promise<string | nu
   return row?.path ?? null;
 }
 
-/** Operators' display names for the console: the profile name, else the e-mail or phone. */
+/**
+ * Operators' display names for the console: the name they chose in the console (user_metadata.display_name, set on
+ * the Team page), else the profile name, else the e-mail or phone.
+ */
 export async function senderNames(db: Db, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom("users as u")
     .leftJoin("profiles as p", "p.user_id", "u.id")
-    .select(["u.id", "u.email", "u.phone", "p.name"])
+    .select(["u.id", "u.email", "u.phone", "u.user_metadata", "p.name"])
     .where("u.id", "in", ids)
     .execute();
-  return new Map(rows.map((r) => [r.id, r.name || r.email || r.phone || ""]));
+  return new Map(rows.map((r) => [r.id, displayNameOf(r.user_metadata) || r.name || r.email || r.phone || ""]));
+}
+
+/** The console display name an operator chose, if any (user_metadata is JSON text). */
+export function displayNameOf(userMetadata: string | null): string | null {
+  try {
+    const value = (JSON.parse(userMetadata ?? "{}") as { display_name?: unknown }).display_name;
+    return typeof value === "string" && value.trim() ? value.trim() : null;
+  } catch {
+    return null;
+  }
 }

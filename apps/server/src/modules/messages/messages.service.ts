@@ -119,13 +119,7 @@ export class MessagesService {
     const page = await this.page(conversationUserId, before, limit);
     const ids = [...new Set(page.messages.filter((m) => m.senderRole === "facilitator").map((m) => m.from))];
     const names = await repo.senderNames(this.#db, ids);
-    return {
-      ...page,
-      messages: page.messages.map((m) => {
-        const name = m.senderRole === "facilitator" ? names.get(m.from) : undefined;
-        return name ? { ...m, senderName: name } : m;
-      }),
-    };
+    return { ...page, messages: page.messages.map((m) => withSenderName(m, names)) };
   }
 
   async ensureConversationOwner(userId: string) {
@@ -242,12 +236,14 @@ export class MessagesService {
       search: text ? { text, phoneDigits } : undefined,
     });
     const page = rows.slice(0, limit);
-    const [lastMessages, names] = await Promise.all([
-      repo.findMessagesByIds(
-        this.#db,
-        page.map((r) => r.last_message_id),
-      ),
-      repo.senderNames(this.#db, [...new Set(page.flatMap((r) => (r.assigned_to ? [r.assigned_to] : [])))]),
+    const lastMessages = await repo.findMessagesByIds(
+      this.#db,
+      page.map((r) => r.last_message_id),
+    );
+    // The assignees' names, and the names of the operators who wrote each last reply: the list says whose it was.
+    const replied = lastMessages.flatMap((m) => (m.sender_role === "facilitator" ? [m.sender_id] : []));
+    const names = await repo.senderNames(this.#db, [
+      ...new Set([...page.flatMap((r) => (r.assigned_to ? [r.assigned_to] : [])), ...replied]),
     ]);
     const last = new Map(lastMessages.map((m) => [Number(m.id), m]));
     const lastRow = page.at(-1);
@@ -259,7 +255,7 @@ export class MessagesService {
           name: r.name,
           phone: internationalPhone(r),
           email: r.email,
-          lastMessage: message ? toChatMessage(message) : null,
+          lastMessage: message ? withSenderName(toChatMessage(message), names) : null,
           lastMessageAt: r.last_message_at,
           unread: r.unread,
           waiting: r.last_user_message_id === r.last_message_id,
@@ -327,4 +323,10 @@ export class MessagesService {
   async greeting(): Promise<string | null> {
     return repo.findDocumentPath(this.#db, "greetingAudio");
   }
+}
+
+/** A facilitator message with the name of the operator who wrote it (the console's reads only). */
+function withSenderName(m: ChatMessage, names: Map<string, string>): ChatMessage {
+  const name = m.senderRole === "facilitator" ? names.get(m.from) : undefined;
+  return name ? { ...m, senderName: name } : m;
 }

@@ -133,6 +133,15 @@ export function ConversationList() {
   );
 }
 
+function PersonIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+      <circle cx="12" cy="8" r="4" fill="currentColor" />
+      <path d="M4 20c0-4 3.6-6.5 8-6.5s8 2.5 8 6.5z" fill="currentColor" />
+    </svg>
+  );
+}
+
 function ConversationLink({
   conversation: c,
   language,
@@ -153,7 +162,8 @@ function ConversationLink({
       className={({ isActive }) => `inbox__item${isActive ? " inbox__item--active" : ""}`}
     >
       <span className="inbox__avatar" aria-hidden="true">
-        {(c.name ?? c.phone ?? "?").trim().charAt(0).toUpperCase()}
+        {/* A name's first letter; a person known only by phone gets no "+" but a person's outline. */}
+        {c.name?.trim() ? c.name.trim().charAt(0).toUpperCase() : <PersonIcon />}
       </span>
       <span className="inbox__summary">
         <span className="inbox__name">
@@ -165,8 +175,15 @@ function ConversationLink({
           </span>
         )}
         <span className="inbox__preview">
-          {last?.senderRole === "facilitator" && <span className="inbox__you">{t("you")} </span>}
-          <bdi>{preview}</bdi>
+          {last?.senderRole === "facilitator" && (
+            <span className="inbox__you">
+              {last.from === me ? t("you") : t("colleague", { name: last.senderName || t("facilitator") })}
+            </span>
+          )}
+          {/* Its own direction: an English message in the Arabic inbox is cut at its end, not at its start. */}
+          <span className="inbox__text" dir="auto">
+            {preview}
+          </span>
         </span>
         {c.assignedTo && (
           <span className="inbox__assignee">

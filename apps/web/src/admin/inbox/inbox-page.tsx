@@ -176,7 +176,15 @@ function ConversationView({ userId }: { userId: string }) {
           ) : (
             <ul className="chat-list" aria-label={name} aria-live="polite">
               {chat.messages.map((m) => (
-                <ChatBubble key={m._id} message={m} mine={m.senderRole === "facilitator"} author={m.senderName} />
+                <ChatBubble
+                  key={m._id}
+                  message={m}
+                  mine={m.senderRole === "facilitator"}
+                  // Only the signed-in operator's own replies say "You"; a colleague's carry their name.
+                  author={
+                    m.senderRole !== "facilitator" ? undefined : m.from === me ? t("youAuthor") : m.senderName || t("facilitator")
+                  }
+                />
               ))}
               <PendingBubbles pending={chat.pending} retry={chat.retry} />
             </ul>
