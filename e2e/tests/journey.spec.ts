@@ -320,7 +320,14 @@ test("the app shell opens offline after the first visit", async ({ page, context
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 15_000 }).toBe(true);
   await page.reload(); // a second visit, now through the service worker
   await expect(j.card(1)).toBeVisible();
+  // The card's thumbnail went through the worker's thumbnail cache, so it still shows offline.
+  const thumbnail = await j.card(1).locator("img").first().getAttribute("src");
+  expect(thumbnail).toMatch(/^\/storage\/v1\/object\/public\/thumbnails\//);
+  const cached = (src: string | null) =>
+    page.evaluate(async (s) => Boolean(s && (await (await caches.open("hikaya-thumbnails")).match(s))), src);
+  await expect.poll(() => cached(thumbnail), { timeout: 10_000 }).toBe(true);
   await context.setOffline(true);
+  expect(await page.evaluate(async (s) => (await fetch(s ?? "")).ok, thumbnail)).toBe(true);
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name: j.s.home.header })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole("button", { name: j.s.menu.open })).toBeVisible();
