@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ADMIN_STRINGS, adminToken, Console } from "../pages/admin.ts";
-import { COMMON } from "../pages/journey.ts";
+import { COMMON, STRINGS } from "../pages/journey.ts";
 import { cleanUpConsole, consoleTab, DEMO_FILES, LAPTOP, signUp, userApp } from "../support/console-setup.ts";
 import { expect, test } from "../support/fixtures.ts";
 
@@ -99,6 +99,8 @@ test("an operator builds a story in the console and the user app follows", async
   const preview = page.getByTestId("story-preview");
   await expect(preview.locator(".story-card__title")).toHaveText(title);
   await expect(preview.locator(".story-card")).toHaveAttribute("data-status", "Active");
+  // The family's card, in the console too, reads its Play label from the user app's strings (it said "home.play").
+  await expect(preview.getByRole("link", { name: STRINGS[lang].home.play.replace("{{title}}", title) })).toBeVisible();
   await expect(preview.locator(".admin-answer").filter({ hasText: member })).toBeVisible();
   await c.settle();
   await shot("admin-story-preview");

@@ -63,6 +63,13 @@ test("an admin finds a person by local phone, blocks them (their open app is sig
   await expect(row).toHaveCount(1);
   const mobile = person.national.slice(1);
   await expect(row).toContainText(`+962 ${mobile.slice(0, 1)} ${mobile.slice(1, 5)} ${mobile.slice(5)}`);
+  // On a phone each person is a compact card (four squeezed columns made rows many lines tall), still a table row.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row).toHaveCount(1);
+  expect((await row.boundingBox())?.height ?? 1000).toBeLessThan(110);
+  expect(await page.locator(".admin-table-wrap").evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+  await shot("people-phone");
+  await page.setViewportSize(LAPTOP);
   await row.getByRole("link", { name }).click();
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
   await expect(page.getByRole("link", { name: s.people.openConversation })).toHaveAttribute(

@@ -53,7 +53,9 @@ export function ContactPage() {
                     <p className="admin-message__body">{c.message}</p>
                     <p className="admin-muted">
                       {c.phone && <span className="ltr">{c.phone}</span>}
-                      {[c.city, c.country, c.gender].filter(Boolean).map((v) => ` · ${v}`)}
+                      {[c.city, c.country, c.gender && t(`users.genders.${c.gender}`, { defaultValue: c.gender })]
+                        .filter(Boolean)
+                        .map((v) => ` · ${v}`)}
                       {c.userId && (
                         <>
                           {" · "}

@@ -1,7 +1,8 @@
 import type { AdminStory, Language, Story } from "@hikaya/contracts";
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { StoryCard } from "../../features/stories/story-card.tsx";
-import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
+import { currentLanguage, loadNamespaces, useTranslation } from "../../lib/i18n.ts";
 import { Link, useParams } from "../../lib/router.tsx";
 import { adminQueries } from "../api.ts";
 import { MediaPreview } from "../components/media-preview.tsx";
@@ -37,6 +38,16 @@ export function StoryPreviewPage() {
   const questions = useQuery(adminQueries.questions(id));
   const language = currentLanguage();
   const ar = language === "ar";
+  // The family's card reads its strings (its Play label) from the user app's `stories` namespace, which the console
+  // does not load by itself: without it the card said "home.play".
+  const [cardStrings, setCardStrings] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void loadNamespaces("stories").then(() => live && setCardStrings(true));
+    return () => {
+      live = false;
+    };
+  }, []);
   return (
     <>
       <Link to={`/admin/stories/${id}`} className="admin-back">
@@ -51,9 +62,7 @@ export function StoryPreviewPage() {
             <PageHeader title={t("preview.title")} subtitle={s.published ? t("story.statusPublished") : t("story.statusDraft")} />
             <p className="admin-hint">{t("preview.intro")}</p>
             <div className="admin-card admin-story-preview" data-testid="story-preview">
-              <ul className="story-list">
-                <StoryCard story={asFamilySees(s, language)} />
-              </ul>
+              <ul className="story-list">{cardStrings && <StoryCard story={asFamilySees(s, language)} />}</ul>
               <h2>{ar ? s.titleAr : s.titleEn}</h2>
               <MediaPreview src={s.videoUrl} kind="video" label={ar ? s.titleAr : s.titleEn} />
               <h3>{t("questions.title")}</h3>

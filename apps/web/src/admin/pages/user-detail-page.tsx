@@ -65,7 +65,7 @@ export function UserDetailPage() {
                     <dt>{t("users.city")}</dt>
                     <dd>{d.profile.city ?? "—"}</dd>
                     <dt>{t("users.gender")}</dt>
-                    <dd>{d.profile.gender ?? "—"}</dd>
+                    <dd>{d.profile.gender ? t(`users.genders.${d.profile.gender}`, { defaultValue: d.profile.gender }) : "—"}</dd>
                     <dt>{t("users.ageGroup")}</dt>
                     <dd>{d.profile.ageGroup ?? "—"}</dd>
                     <dt>{t("users.fromLanding")}</dt>

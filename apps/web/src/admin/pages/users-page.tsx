@@ -47,7 +47,7 @@ export function UsersPage() {
           ) : (
             <>
               <div className="admin-table-wrap">
-                <table className="admin-table">
+                <table className="admin-table admin-people">
                   <thead>
                     <tr>
                       <th scope="col">{t("users.name")}</th>
@@ -64,11 +64,11 @@ export function UsersPage() {
                           {u.isAdmin && <span className="admin-badge">{t("users.admin")}</span>}
                           {u.blocked && <span className="admin-badge admin-badge--danger">{t("users.blocked")}</span>}
                         </td>
-                        <td>
+                        <td className="admin-people__contact">
                           <bdi className="ltr">{phoneOf(u) ?? u.email ?? "—"}</bdi>
                         </td>
-                        <td>{t("users.storiesWatched", { count: u.lastWatchedStoryId })}</td>
-                        <td>{formatDateTime(u.createdAt, i18n.language)}</td>
+                        <td className="admin-people__meta">{t("users.storiesWatched", { count: u.lastWatchedStoryId })}</td>
+                        <td className="admin-people__meta">{formatDateTime(u.createdAt, i18n.language)}</td>
                       </tr>
                     ))}
                   </tbody>
