@@ -101,3 +101,21 @@ export function contentTypeFor(key: string, fallback = "application/octet-stream
   const ext = key.split(".").pop()?.toLowerCase() ?? "";
   return CONTENT_TYPES[ext] ?? fallback;
 }
+
+/**
+ * Removes the folders that deleting `keys` emptied, deepest first (local disk; S3 has none), so no folder stays
+ * named after what was deleted (a person's id). A folder still holding something is left.
+ */
+export async function removeEmptiedFolders(storage: FileStorage, objects: { bucket: Bucket; key: string }[]): Promise<void> {
+  if (!storage.removeEmptyFolder) return;
+  const folders = new Map<string, { bucket: Bucket; prefix: string; depth: number }>();
+  for (const { bucket, key } of objects) {
+    const parts = key.split("/").slice(0, -1);
+    for (let depth = parts.length; depth > 0; depth--) {
+      const prefix = parts.slice(0, depth).join("/");
+      folders.set(`${bucket}/${prefix}`, { bucket, prefix, depth });
+    }
+  }
+  for (const { bucket, prefix } of [...folders.values()].sort((a, b) => b.depth - a.depth))
+    await storage.removeEmptyFolder(bucket, prefix).catch(() => undefined);
+}

@@ -1,4 +1,5 @@
 import type { AppDeps } from "../../deps.ts";
+import { removeEmptiedFolders } from "../../infrastructure/files/file-storage.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
 import { revokeEveryLink } from "../keepsake/keepsake.service.ts";
@@ -44,17 +45,8 @@ export async function deleteAccountWithFiles(
   for (const file of files) await deps.storage.delete(file.bucket, file.key).catch(() => undefined);
   // Each bucket keeps a person's files in a folder named by their id (a processed copy one deeper): the emptied
   // folders go too, deepest first, so none stays named after the person.
-  const folders = new Map<string, { bucket: (typeof files)[number]["bucket"]; prefix: string; depth: number }>();
   // The person's own folders even with no file left in them (earlier deletions empty them one file at a time).
   const own = [RECORDINGS_BUCKET, VOICE_BUCKET].map((bucket) => ({ bucket, key: `${userId}/-` }));
-  for (const file of [...files, ...own]) {
-    const parts = file.key.split("/").slice(0, -1);
-    for (let depth = parts.length; depth > 0; depth--) {
-      const prefix = parts.slice(0, depth).join("/");
-      folders.set(`${file.bucket}/${prefix}`, { bucket: file.bucket, prefix, depth });
-    }
-  }
-  for (const { bucket, prefix } of [...folders.values()].sort((a, b) => b.depth - a.depth))
-    await deps.storage.removeEmptyFolder?.(bucket, prefix).catch(() => undefined);
+  await removeEmptiedFolders(deps.storage, [...files, ...own]);
   return { files: files.length };
 }

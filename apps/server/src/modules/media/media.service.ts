@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { type Bucket, type MediaJobState, type MediaStream, STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
+import { removeEmptiedFolders } from "../../infrastructure/files/file-storage.ts";
 import { objectOf } from "../storage/story-media.ts";
 import { captionsOf } from "./captions.ts";
 import { derivedPrefix, VOICE_FILE, voiceCopyKey } from "./enqueue.ts";
@@ -78,6 +79,10 @@ export async function processJob(
     // a deleted person's voice must not stay behind until the sweep.
     if (!(await deps.storage.stat(bucket, job.object_key))) {
       for (const file of files) await deps.storage.delete(bucket, `${prefix}${file}`).catch(() => undefined);
+      await removeEmptiedFolders(deps.storage, [
+        ...files.map((file) => ({ bucket, key: `${prefix}${file}` })),
+        { bucket, key: job.object_key },
+      ]);
       throw new MediaJobFailure("missing", "The original file was removed while it was processed");
     }
     return outputs;
