@@ -109,6 +109,26 @@ test("an operator invited by phone joins with the code and link the invitation t
   await page.getByLabel(s.team.role, { exact: true }).selectOption("facilitator");
   await page.getByRole("button", { name: s.team.invite }).click();
   await expect(page.getByRole("status").filter({ hasText: phone })).toBeVisible();
+  // On screen the "+" stands before the digits in Arabic too (the number is isolated left to right in the sentence).
+  const plusFirst = await page
+    .getByRole("status")
+    .filter({ hasText: phone })
+    .evaluate((el) => {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent?.indexOf("+") ?? -1;
+        if (at < 0) continue;
+        const box = (from: number) => {
+          const range = document.createRange();
+          range.setStart(node, from);
+          range.setEnd(node, from + 1);
+          return range.getBoundingClientRect().left;
+        };
+        return box(at) < box(at + 1);
+      }
+      return null;
+    });
+  expect(plusFirst).toBe(true);
 
   const token = await adminToken(request);
   const headers = { authorization: `Bearer ${token}` };

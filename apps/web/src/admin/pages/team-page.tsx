@@ -10,6 +10,7 @@ import { adminQueries, useTeamMutations } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { contactForServer } from "../components/operator-contact.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { ltrIsolate } from "../components/phone-number.tsx";
 import { formatPhone } from "../phone.ts";
 
 type Role = TeamMember["role"];
@@ -93,7 +94,7 @@ export function TeamPage() {
       <ConfirmDialog
         open={changing !== null}
         title={t("team.changeRoleTitle", {
-          who: changing?.member.email ?? changing?.member.phone ?? "",
+          who: ltrIsolate(changing?.member.email ?? formatPhone(changing?.member.phone) ?? ""),
           role: changing ? t(`team.roles.${changing.role}`) : "",
         })}
         body={t("team.changeRoleBody")}
@@ -108,7 +109,7 @@ export function TeamPage() {
       <ConfirmDialog
         open={removing !== null}
         title={t("team.removeTitle")}
-        body={t("team.removeBody", { who: removing?.email ?? removing?.phone ?? "" })}
+        body={t("team.removeBody", { who: ltrIsolate(removing?.email ?? formatPhone(removing?.phone) ?? "") })}
         confirmLabel={t("team.remove")}
         danger
         busy={remove.isPending}
@@ -219,7 +220,7 @@ function InviteForm({
         {t("team.invite")}
       </button>
       {state.error && <p role="alert">{state.error}</p>}
-      {state.sent && <p role="status">{t("team.invited_to", { who: state.sent })}</p>}
+      {state.sent && <p role="status">{t("team.invited_to", { who: ltrIsolate(state.sent) })}</p>}
     </form>
   );
 }
