@@ -60,7 +60,9 @@ test("maintenance mode takes the user app offline and back; title and colour rea
   await expect(page.locator(".admin-phone-preview")).toHaveAttribute("style", /--preview:\s*#1e63b4/);
   await page.getByRole("button", { name: s.common.save }).click();
   await expect(c.toast(s.settings.saved)).toBeVisible();
-  await expect.poll(() => user.page.title(), { timeout: 30_000 }).toBe(lang === "ar" ? "حكاية تجربة" : "Hikaya E2E");
+  // Each screen's title names the screen, then the site ("stories · Hikaya E2E").
+  const site = lang === "ar" ? "حكاية تجربة" : "Hikaya E2E";
+  await expect.poll(() => user.page.title(), { timeout: 30_000 }).toMatch(new RegExp(`(^| · )${site}$`));
   await expect
     .poll(() => user.page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--primary").trim()), {
       timeout: 30_000,

@@ -86,8 +86,10 @@ test("the landing video follows a switch of the app's language, and so do the pr
   const other = lang === "ar" ? "en" : "ar";
   await expect(page.locator("html")).toHaveAttribute("lang", other);
   await expect(video).toHaveAttribute("src", landing(other));
-  // The choice reaches the server too, which then preloads the screen's strings in that language (issue 15).
-  const screen = await page.request.get("/login");
+  // The choice reaches the server too: it sends the prerendered screens in that language, and preloads another
+  // screen's strings in it (issue 15).
+  expect(await (await page.request.get("/login")).text()).toContain(`data-prerendered="${other}"`);
+  const screen = await page.request.get("/change-password");
   expect(screen.headers().link).toContain(`/assets/locale-${other}-account-`);
   expect(screen.headers().link).not.toContain(`/assets/locale-${lang}-`);
 });
