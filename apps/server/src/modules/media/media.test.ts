@@ -321,7 +321,9 @@ describe("claims", { timeout: 60_000 }, () => {
 
   it("stops a job that runs past its time limit, killing ffmpeg, and records why", async () => {
     const key = await waitingJob();
-    const worker = new MediaWorker(t.app.deps, silent, { timeLimitMs: 300, threads: 1 });
+    // 50 ms: the probe and the transcode (processes of their own) cannot be done by then on any machine; 300 ms was
+    // enough for a quiet one to finish the 2-second clip.
+    const worker = new MediaWorker(t.app.deps, silent, { timeLimitMs: 50, threads: 1 });
     expect(await worker.runOne()).toBe(true);
     expect(await rowOf(key)).toMatchObject({ status: "failed", error_code: "timed_out", claimed_by: null });
   });

@@ -6,7 +6,15 @@ import { AUTH_STORAGE_KEY } from "../../../lib/session.ts";
 import { storiesQuery } from "./stories.ts";
 import { EARLY_LIST_MAX_AGE_MS, startStoriesList } from "./stories-list.ts";
 
-const story = (id: string, order: number) => ({ id, order, title: id, subtitle: "", watchStatus: "notWatched" });
+// Stories carry their own thumbnail address (a story without one shows a placeholder and preloads nothing).
+const story = (id: string, order: number) => ({
+  id,
+  order,
+  title: id,
+  subtitle: "",
+  watchStatus: "notWatched",
+  thumbnailUrl: `/storage/v1/object/public/thumbnails/${id}`,
+});
 
 let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(() => {
