@@ -24,6 +24,8 @@ async function violations(page: Page, screen: Screen): Promise<string[]> {
   await screen.ready?.(page);
   // Fonts change the measured sizes and so the contrast axe computes; read the screen as the person sees it.
   await page.evaluate(() => document.fonts.ready);
+  // A toast fading in is half its colour for 180 ms; axe would measure that frame, not what the person reads.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
