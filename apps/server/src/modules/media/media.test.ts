@@ -150,6 +150,12 @@ describe("an uploaded story video", { timeout: 60_000 }, () => {
     const base = (stream.hls as string).replace(/master\.m3u8$/, "");
     const rendition = await get(`${base}360p/index.m3u8`);
     expect(rendition.statusCode).toBe(200);
+    // A first segment of 1 s (the first frame waits for a whole one), and every rung cut on the same key frames.
+    const durations = (playlist: string) => [...playlist.matchAll(/^#EXTINF:([\d.]+)/gm)].map((m) => Number(m[1]));
+    const lowest = durations((await get(`${base}240p/index.m3u8`)).body);
+    expect(lowest[0]).toBeCloseTo(1, 1);
+    expect(lowest.reduce((a, b) => a + b, 0)).toBeCloseTo(2, 0);
+    expect(durations(rendition.body)).toEqual(lowest);
     const segments = rendition.body.split("\n").filter((line) => line.endsWith(".ts"));
     expect(segments.length).toBeGreaterThan(0);
     const segment = await get(`${base}360p/${segments[0]}`);
