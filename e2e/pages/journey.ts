@@ -24,11 +24,20 @@ export interface ApiStory {
   titleB: string;
 }
 
-/** A new person, created directly through the phone sign-up API (spec section 7). */
-export async function createUser(request: APIRequestContext): Promise<TestUser> {
+/**
+ * A new person, created directly through the phone sign-up API (spec section 7); `language` is the one the app
+ * sends at sign-up (texts to them, reminders included, are written in it).
+ */
+export async function createUser(request: APIRequestContext, options: { language?: Lang } = {}): Promise<TestUser> {
   const phone = `79${String(Math.floor(Math.random() * 10_000_000)).padStart(7, "0")}`;
   const res = await request.post("/api/sign-up", {
-    data: { country: "+962", phoneNumber: phone, password: "journey-pass-1", agreeToReminder: true },
+    data: {
+      country: "+962",
+      phoneNumber: phone,
+      password: "journey-pass-1",
+      agreeToReminder: true,
+      ...(options.language ? { language: options.language } : {}),
+    },
   });
   expect(res.status(), await res.text()).toBe(200);
   const body = (await res.json()) as { token: string; user: { id: string } };
