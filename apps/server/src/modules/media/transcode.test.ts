@@ -18,7 +18,7 @@ beforeAll(async () => {
   bins = await loadBinaries();
   dir = await mkdtemp(join(tmpdir(), "transcode-test-"));
   await run(bins.ffmpeg, [
-    ...["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=3:size=854x480:rate=25"],
+    ...["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=duration=8:size=854x480:rate=25"],
     ...["-c:v", "libx264", "-preset", "ultrafast", "-threads", "1", join(dir, "in.mp4")],
   ]);
 }, 60_000);
@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe("a 480p video's renditions", { timeout: 60_000 }, () => {
-  it("start with a 1 s segment, then cut on the 4 s grid, with a poster no taller than 360 lines", async () => {
+  it("open with segments of 1 s and 2 s, then 4 s, with a poster no taller than 360 lines", async () => {
     const input = join(dir, "in.mp4");
     const info = await probe(bins, input, signal);
     const out = join(dir, "out");
@@ -46,7 +46,7 @@ describe("a 480p video's renditions", { timeout: 60_000 }, () => {
     for (const height of renditions) {
       const playlist = await readFile(join(out, "hls", `${height}p`, "index.m3u8"), "utf8");
       const durations = [...playlist.matchAll(/^#EXTINF:([\d.]+)/gm)].map((m) => Number(m[1]));
-      expect(durations.map((d) => Math.round(d))).toEqual([1, 2]);
+      expect(durations.map((d) => Math.round(d))).toEqual([1, 2, 4, 1]);
     }
     // The first frame shown is the 240p rung's: a taller poster would only cost bytes before it.
     expect((await probe(bins, join(out, "poster.jpg"), signal)).video).toEqual({ width: 640, height: 360 });

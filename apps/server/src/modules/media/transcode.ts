@@ -16,15 +16,19 @@ export const LADDER = [
 /** Segments of about 4 s: short enough to switch rendition soon on a changing connection, few enough requests. */
 export const SEGMENT_SECONDS = 4;
 /**
- * Except the first, of 1 s: a player shows nothing until a whole segment has arrived, and on a 1.6 Mbit/s phone
- * connection a 4 s segment of the lowest rung (about 230 KB) takes 1.2 s where a 1 s one (about 45 KB) takes 0.25 s.
+ * Except the first two, of 1 s and 2 s. A player shows nothing until a whole segment has arrived: on a 1.6 Mbit/s
+ * phone connection a 4 s segment of the lowest rung (about 230 KB) took 1.2 s where a 1 s one (about 45 KB) takes
+ * 0.25 s. The 2 s one after it (about 115 KB) arrives before that first second has played, so playback does not stop
+ * for the first 4 s one; a 3 s one did.
  */
-export const FIRST_SEGMENT_SECONDS = 1;
+export const OPENING_SEGMENTS = [1, 2] as const;
 /**
- * Key frames at 0 and FIRST_SEGMENT_SECONDS, then on the SEGMENT_SECONDS grid, the same for every rung: a player
- * switches rendition at any segment boundary.
+ * Key frames where segments start (0, 1, 3, then every SEGMENT_SECONDS: 7, 11, …), the same for every rung, so a
+ * player switches rendition at any boundary. `-hls_init_time` cuts the first segment at 1 s; `-hls_time` 2 then cuts
+ * at the next key frame at least 2 s on, which the grid makes 3 s and then every 4 s.
  */
-export const KEY_FRAMES = `expr:gte(t,if(lt(n_forced,2),n_forced*${FIRST_SEGMENT_SECONDS},(n_forced-1)*${SEGMENT_SECONDS}))`;
+const [FIRST, SECOND] = OPENING_SEGMENTS;
+export const KEY_FRAMES = `expr:gte(t,if(lt(n_forced,2),n_forced*${FIRST},${FIRST + SECOND}+(n_forced-2)*${SEGMENT_SECONDS}))`;
 /**
  * The poster shows only until the first frame, which is the 240p rung's: taller than 360 lines it would cost a weak
  * connection bytes (a 720p frame is about 45 KB) in the very seconds the first segment needs them.
@@ -78,7 +82,7 @@ export async function transcodeVideo(
         ...["-pix_fmt", "yuv420p", "-b:v", `${rung.video}k`, "-maxrate", `${Math.round(rung.video * 1.1)}k`],
         ...["-bufsize", `${rung.video * 2}k`, "-sc_threshold", "0"],
         ...["-force_key_frames", KEY_FRAMES],
-        ...["-f", "hls", "-hls_init_time", String(FIRST_SEGMENT_SECONDS), "-hls_time", String(SEGMENT_SECONDS)],
+        ...["-f", "hls", "-hls_init_time", String(FIRST), "-hls_time", String(SECOND)],
         ...["-hls_playlist_type", "vod"],
         ...["-hls_segment_filename", join(outDir, "hls", name, "seg_%04d.ts"), join(outDir, "hls", name, "index.m3u8")],
       ],
