@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { attachSource, HLS_TYPE, type HlsModule } from "./stream-source.ts";
+import { attachSource, HLS_TYPE, type HlsModule, prefetchHls } from "./stream-source.ts";
 
 const ORIGINAL = "/storage/v1/object/sign/story-media/a.mp4?expires=1&signature=s";
 const STREAM = { hls: "/storage/v1/object/stream/story-media/1/s/a.mp4.media/hls/master.m3u8", poster: null, durationSeconds: 2 };
@@ -75,5 +75,21 @@ describe("the story player's source", () => {
     await attachSource(video, ORIGINAL, STREAM, hls.load);
     expect(hls.created).toHaveLength(0);
     expect(video.src).toBe(ORIGINAL);
+  });
+
+  it("asks for hls.js before the stream's answer only where hls.js would play it", () => {
+    const load = vi.fn(async () => fakeHls().load());
+    vi.stubGlobal("MediaSource", class {});
+    try {
+      prefetchHls(fakeVideo(true), load as never);
+      expect(load).not.toHaveBeenCalled(); // Safari plays HLS itself
+      prefetchHls(fakeVideo(false), load as never);
+      expect(load).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect("MediaSource" in globalThis).toBe(false);
+    prefetchHls(fakeVideo(false), load as never);
+    expect(load).toHaveBeenCalledTimes(1); // no Media Source: the original file plays, hls.js is not needed
   });
 });

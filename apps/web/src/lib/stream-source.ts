@@ -46,6 +46,7 @@ export function useStreamSource(video: RefObject<HTMLVideoElement | null>, src: 
     if (!el || !src) return;
     let live = true;
     let undo = () => {};
+    prefetchHls(el);
     void fetchMediaStream(src).then(async (stream) => {
       if (!live) return;
       const detach = await attachSource(el, src, stream);
@@ -79,7 +80,30 @@ export interface HlsModule {
   Events: { ERROR: string };
 }
 
-const loadHls = async (): Promise<HlsModule> => (await import("hls.js/light")).default as unknown as HlsModule;
+let hlsModule: Promise<HlsModule> | null = null;
+
+/** hls.js, fetched once per page; a failed fetch (offline, a new deploy) is tried again next time. */
+function loadHls(): Promise<HlsModule> {
+  hlsModule ??= import("hls.js/light").then(
+    (m) => m.default as unknown as HlsModule,
+    (error: unknown) => {
+      hlsModule = null;
+      throw error;
+    },
+  );
+  return hlsModule;
+}
+
+/**
+ * Starts fetching hls.js beside the question of whether a stream exists, in a browser that would play one with it
+ * (no native HLS, but Media Source): on a slow phone connection its ~100 KB took 0.6 s after the answer, before the
+ * first playlist was even asked for. A video with no stream yet (not processed) fetches it for nothing.
+ */
+export function prefetchHls(video: Pick<HTMLVideoElement, "canPlayType">, load: () => Promise<HlsModule> = loadHls): void {
+  const mediaSource = "MediaSource" in globalThis || "ManagedMediaSource" in globalThis;
+  if (!mediaSource || video.canPlayType(HLS_TYPE)) return;
+  load().catch(() => undefined);
+}
 
 /**
  * Points `video` at the best source it can play: native HLS, hls.js, else the original file. Returns what undoes
