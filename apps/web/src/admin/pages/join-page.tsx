@@ -1,5 +1,4 @@
 import { type FormEvent, useState } from "react";
-import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -8,6 +7,7 @@ import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";
 import { joinTeam, resetOperatorPassword } from "../api.ts";
 import { AdminField } from "../components/admin-field.tsx";
+import { SignedOutForm } from "../components/signed-out-form.tsx";
 
 /**
  * Where the console's links lead: an invitation (/admin/join?email=…&code=… or ?phone=…&code=…) or an operator's
@@ -48,61 +48,53 @@ export function AdminJoinPage({ mode = "join" }: { mode?: "join" | "reset" }) {
   }
 
   return (
-    <main className="admin-center">
-      <form className="admin-card admin-card--narrow admin-form" onSubmit={submit} noValidate>
-        <div className="admin-center__top">
-          <span className="admin-nav__logo" aria-hidden="true">
-            ح
-          </span>
-          <LanguageSwitch />
-        </div>
-        <h1>{t(`${ns}.title`)}</h1>
-        <p className="admin-muted">{t(byEmail ? `${ns}.introEmail` : `${ns}.intro`)}</p>
-        {byEmail ? (
-          <AdminField id="join-email" label={t("join.email")} className="ltr" type="email" readOnly value={email} />
-        ) : (
-          <>
-            <AdminField
-              id="join-phone"
-              label={t("join.phone")}
-              className="ltr"
-              type="tel"
-              autoComplete="tel"
-              required
-              value={phone}
-              onChange={(e) => setPhone(e.target.value)}
-            />
-            <AdminField
-              id="join-code"
-              label={t(`${ns}.code`)}
-              className="ltr"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              required
-              value={code}
-              onChange={(e) => setCode(e.target.value)}
-            />
-          </>
-        )}
-        <AdminField
-          id="join-password"
-          label={t("join.password")}
-          className="ltr"
-          type="password"
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        {error && (
-          <p className="admin-error" role="alert">
-            {error}
-          </p>
-        )}
+    <SignedOutForm
+      title={t(`${ns}.title`)}
+      intro={t(byEmail ? `${ns}.introEmail` : `${ns}.intro`)}
+      error={error}
+      onSubmit={submit}
+      actions={
         <SubmitButton busy={busy} disabled={(!byEmail && !phone) || !code || !password}>
           {t(`${ns}.submit`)}
         </SubmitButton>
-      </form>
-    </main>
+      }
+    >
+      {byEmail ? (
+        <AdminField id="join-email" label={t("join.email")} className="ltr" type="email" readOnly value={email} />
+      ) : (
+        <>
+          <AdminField
+            id="join-phone"
+            label={t("join.phone")}
+            className="ltr"
+            type="tel"
+            autoComplete="tel"
+            required
+            value={phone}
+            onChange={(e) => setPhone(e.target.value)}
+          />
+          <AdminField
+            id="join-code"
+            label={t(`${ns}.code`)}
+            className="ltr"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </>
+      )}
+      <AdminField
+        id="join-password"
+        label={t("join.password")}
+        className="ltr"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+    </SignedOutForm>
   );
 }

@@ -1,6 +1,4 @@
 import { type FormEvent, useState } from "react";
-import { CountrySelect } from "../../components/country-select.tsx";
-import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { AuthApiError } from "../../lib/auth-session.ts";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -10,6 +8,7 @@ import { toast } from "../../lib/toast.tsx";
 import { adminSession, consoleSession } from "../admin-session.ts";
 import { AdminField } from "../components/admin-field.tsx";
 import { operatorContact } from "../components/operator-contact.ts";
+import { ContactFields, SignedOutForm } from "../components/signed-out-form.tsx";
 
 /**
  * Sign-in for operators: e-mail (or the phone they were invited by, read with the country chosen beside it, as the
@@ -55,50 +54,33 @@ export function AdminLoginPage() {
   }
 
   return (
-    <main className="admin-center">
-      <form className="admin-card admin-card--narrow admin-form" onSubmit={submit} noValidate>
-        <div className="admin-center__top">
-          <span className="admin-nav__logo" aria-hidden="true">
-            ح
-          </span>
-          <LanguageSwitch />
-        </div>
-        <h1>{t("login.title")}</h1>
-        <p className="admin-muted">{t("login.intro")}</p>
-        <CountrySelect label={t("login.country")} value={country} onChange={setCountry} />
-        <AdminField
-          id="admin-email"
-          label={t("login.email")}
-          className="ltr"
-          type="text"
-          inputMode="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <AdminField
-          id="admin-password"
-          label={t("login.password")}
-          className="ltr"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-        {error && (
-          <p className="admin-error" role="alert">
-            {error}
-          </p>
-        )}
-        <SubmitButton busy={busy || settings.isPending} disabled={!email || !password}>
-          {t("login.submit")}
-        </SubmitButton>
-        <Link to="/admin/forgot-password" className="admin-link">
-          {t("login.forgot")}
-        </Link>
-      </form>
-    </main>
+    <SignedOutForm
+      title={t("login.title")}
+      intro={t("login.intro")}
+      error={error}
+      onSubmit={submit}
+      actions={
+        <>
+          <SubmitButton busy={busy || settings.isPending} disabled={!email || !password}>
+            {t("login.submit")}
+          </SubmitButton>
+          <Link to="/admin/forgot-password" className="admin-link">
+            {t("login.forgot")}
+          </Link>
+        </>
+      }
+    >
+      <ContactFields id="admin-email" country={country} onCountry={setCountry} value={email} onChange={setEmail} />
+      <AdminField
+        id="admin-password"
+        label={t("login.password")}
+        className="ltr"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+    </SignedOutForm>
   );
 }
