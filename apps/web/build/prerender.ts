@@ -23,11 +23,24 @@ interface Preloads {
 }
 
 /**
- * The built index.html with a screen inside `#root`: the language and direction on `<html>`, the screen's own
- * stylesheets linked (they would otherwise arrive with its chunk, after the first paint, and move the page), and
- * `data-prerendered` telling the entry to hydrate rather than render afresh.
+ * The tab's title the app gives the screen once its scripts run (app/screen-focus.ts): its main heading and the
+ * product ("Log in · Hikaya"), so the tab and a screen reader name the screen before then too. The heading's text
+ * stays as the renderer escaped it: a <title> reads entities the same way.
  */
-export function pageHtml(index: string, screen: string, language: string, stylesheets: string[]): string {
+export function screenTitle(screen: string, product: string): string {
+  const heading = /<h1[^>]*>([\s\S]*?)<\/h1>/
+    .exec(screen)?.[1]
+    ?.replace(/<[^>]*>/g, "")
+    .trim();
+  return heading && heading !== product ? `${heading} · ${product}` : product;
+}
+
+/**
+ * The built index.html with a screen inside `#root`: the language and direction on `<html>`, the screen's title,
+ * its own stylesheets linked (they would otherwise arrive with its chunk, after the first paint, and move the page),
+ * and `data-prerendered` telling the entry to hydrate rather than render afresh.
+ */
+export function pageHtml(index: string, screen: string, language: string, stylesheets: string[], product: string): string {
   const dir = language === "ar" ? "rtl" : "ltr";
   const links = stylesheets.map((href) => `<link rel="stylesheet" crossorigin href="${href}">`).join("\n    ");
   // The page is already in the HTML: its stylesheets paint it, the scripts only make it answer. On a slow connection
@@ -39,6 +52,7 @@ export function pageHtml(index: string, screen: string, language: string, styles
       .replaceAll('<link rel="modulepreload" crossorigin', '<link rel="modulepreload" fetchpriority="low" crossorigin');
   return lowPriority(index)
     .replace(/<html lang="[^"]*" dir="[^"]*">/, `<html lang="${language}" dir="${dir}">`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${screenTitle(screen, product)}</title>`)
     .replace("</head>", `  ${links}\n  </head>`)
     .replace('<div id="root"></div>', `<div id="root" data-prerendered="${language}">${screen}</div>`);
 }
@@ -78,7 +92,10 @@ export function prerenderScreens(): Plugin {
         for (const path of PRERENDERED_SCREENS) {
           const stylesheets = preloads.routes.find((r) => r.path === path)?.files.filter((f) => f.endsWith(".css")) ?? [];
           for (const language of LANGUAGES) {
-            const html = pageHtml(index, await renderScreen(path, language), language, stylesheets);
+            const { productTitle } = JSON.parse(await readFile(join(root, "src/locales", language, "common.json"), "utf8")) as {
+              productTitle: string;
+            };
+            const html = pageHtml(index, await renderScreen(path, language), language, stylesheets, productTitle);
             const file = join(outDir, prerenderedFile(language, path));
             await mkdir(dirname(file), { recursive: true });
             await writeFile(file, html);
