@@ -91,6 +91,8 @@ test.describe("Reminders", () => {
       await expect(page.getByRole("heading", { level: 1, name: a.title })).toBeVisible();
       await expect(page.getByTestId("preview-en")).toContainText("Layla");
       await expect(page.getByTestId("preview-ar")).toContainText("ليلى");
+      // Links stay left to right inside the Arabic text (bare, their "=token" ending jumped to the front).
+      await expect(page.getByTestId("preview-ar").locator('bdi[dir="ltr"]').first()).toHaveText(/^http\S+$/);
       // Nothing widens the page on a phone (the queue's status tabs once did, in Arabic).
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         page.viewportSize()?.width ?? 390,
@@ -122,8 +124,13 @@ test.describe("Reminders", () => {
       await expect(page.getByText(result)).toBeVisible();
       await shot("console-reminders");
     } finally {
-      const { placeholders: _p, updatedAt: _u, ...input } = original;
-      await request.put("/api/admin/reminders/settings", { headers: { authorization: `Bearer ${token}` }, data: input });
+      // Without the version this test's own save made stale, so the restore is never refused as a conflict.
+      const { placeholders: _p, updatedAt: _u, version: _v, ...input } = original;
+      const restored = await request.put("/api/admin/reminders/settings", {
+        headers: { authorization: `Bearer ${token}` },
+        data: input,
+      });
+      expect(restored.status(), await restored.text()).toBe(200);
     }
   });
 

@@ -236,7 +236,11 @@ function TemplateField(props: { language: "en" | "ar"; value: string; error: str
       {props.error && <p className="admin-error">{props.error}</p>}
       <div className="admin-reminder-preview" dir={props.language === "ar" ? "rtl" : "ltr"} aria-live="polite">
         <span className="admin-label">{t("reminders.preview")}</span>
-        {preview && "text" in preview && <p data-testid={`preview-${props.language}`}>{preview.text}</p>}
+        {preview && "text" in preview && (
+          <p data-testid={`preview-${props.language}`}>
+            <WithLinksIsolated text={preview.text} />
+          </p>
+        )}
         {preview && "error" in preview && <p className="admin-error">{preview.error}</p>}
       </div>
     </div>
@@ -326,5 +330,22 @@ function Queue() {
         }
       </QueryView>
     </section>
+  );
+}
+
+/**
+ * A message's links kept left-to-right inside an Arabic sentence: bare, the bidirectional algorithm moves an
+ * address's "=token" ending to the front of it.
+ */
+function WithLinksIsolated({ text }: { text: string }) {
+  return text.split(/(https?:\/\/\S+)/).map((part, i) =>
+    i % 2 === 1 ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed text, never reordered
+      <bdi key={i} dir="ltr">
+        {part}
+      </bdi>
+    ) : (
+      part
+    ),
   );
 }
