@@ -57,7 +57,8 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size }: Book
   const pageRules =
     `@page{size:${size};margin:18mm 14mm;@top-center{content:${cssString(bookTitle)};font-size:9pt;color:#666}` +
     `@bottom-center{content:counter(page${language === "ar" ? ", arabic-indic" : ""});font-size:9pt}}` +
-    "@page:first{@top-center{content:none}}";
+    // The cover carries neither the running title nor a page number, as a printed book's cover does not.
+    "@page:first{@top-center{content:none}@bottom-center{content:none}}";
   return (
     <article className="keepsake-book" lang={language} dir={language === "ar" ? "rtl" : "ltr"} aria-label={t("book.label")}>
       <style>{pageRules}</style>
