@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { AuditPage, Keepsake } from "@hikaya/contracts";
+import arKeepsake from "../../apps/web/src/locales/ar/keepsake.json" with { type: "json" };
+import enKeepsake from "../../apps/web/src/locales/en/keepsake.json" with { type: "json" };
 import { adminToken, Console } from "../pages/admin.ts";
 import { auth, createUser, storyByOrder, watchUpTo } from "../pages/journey.ts";
 import { DEMO_FILES } from "../support/console-setup.ts";
@@ -50,6 +52,11 @@ test("an admin opens a family's printable keepsake from the person's page, and t
   await expect(page.getByRole("heading", { level: 2, name: title })).toBeVisible();
   await expect(page.getByRole("heading", { level: 3, name: first[lang === "ar" ? "titleB" : "title"] })).toBeVisible();
   await expect(page.getByRole("button", { name: s.keepsake.print })).toBeEnabled();
+  // The family has not shared the book: the operator is told so, not asked to share it on the family's behalf.
+  const book = { en: enKeepsake, ar: arKeepsake }[lang].book;
+  const unshared = page.getByText(book.notSharedByFamily);
+  await expect(unshared).toBeVisible();
+  await expect(page.getByText(book.notShared)).toHaveCount(0);
   await shot("console-keepsake");
 
   // On paper only the book: the console's menu and buttons are left off.
@@ -57,6 +64,7 @@ test("an admin opens a family's printable keepsake from the person's page, and t
   await expect(page.getByRole("navigation", { name: s.nav.label })).toBeHidden();
   await expect(page.getByRole("button", { name: s.keepsake.print })).toBeHidden();
   await expect(page.getByRole("heading", { level: 2, name: title })).toBeVisible();
+  await expect(unshared).toBeHidden();
   await page.emulateMedia({ media: "screen" });
 
   // The audit log has the one opening, naming the admin's target: in the API and as a sentence on its page.

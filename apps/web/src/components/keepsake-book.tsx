@@ -36,6 +36,11 @@ export interface BookProps {
   title: string;
   dedication: string;
   size: PageSize;
+  /**
+   * Who is looking: the family, who can share the book from the same screen, or an operator (the console's copy),
+   * who cannot share it on the family's behalf and is told why an unshared book prints without QR codes.
+   */
+  reader?: "family" | "operator";
 }
 
 /**
@@ -44,7 +49,7 @@ export interface BookProps {
  * story with its thumbnail, questions and the chosen voices, each with its date, length and QR code. Printing it
  * uses the browser's own dialog; the @page rules below give the page size, running title and page numbers.
  */
-export function KeepsakeBook({ keepsake, chosen, title, dedication, size }: BookProps) {
+export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader = "family" }: BookProps) {
   const { t } = useTranslation("keepsake");
   const language = useLanguage();
   const bookTitle = title.trim() || t("book.defaultTitle");
@@ -66,7 +71,13 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size }: Book
         <h2 className="keepsake-cover__title">{bookTitle}</h2>
         {keepsake.familyName ? <p className="keepsake-cover__family">{keepsake.familyName}</p> : null}
         {dedication.trim() ? <p className="keepsake-cover__dedication">{dedication.trim()}</p> : null}
-        {bookLink ? <Qr link={bookLink} label={t("book.scanBook")} /> : <p className="keepsake-note">{t("book.notShared")}</p>}
+        {bookLink ? (
+          <Qr link={bookLink} label={t("book.scanBook")} />
+        ) : (
+          <p className="keepsake-note keepsake-cover__unshared">
+            {t(reader === "operator" ? "book.notSharedByFamily" : "book.notShared")}
+          </p>
+        )}
       </section>
       {keepsake.stories.map((story, index) => {
         const voices = story.voices

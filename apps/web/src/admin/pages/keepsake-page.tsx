@@ -56,7 +56,7 @@ export function ConsoleKeepsakePage() {
       <QueryView query={keepsake}>
         {(k) =>
           k.hasRecordings ? (
-            <KeepsakeBook keepsake={k} title={k.title} dedication={k.dedication} size={size} />
+            <KeepsakeBook keepsake={k} title={k.title} dedication={k.dedication} size={size} reader="operator" />
           ) : (
             <p className="admin-card admin-muted">{t("keepsake.empty")}</p>
           )
