@@ -226,7 +226,11 @@ describe("share links", () => {
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where("id", "=", link.id)
       .execute();
-    expect((await get(pathOf(link.url))).statusCode).toBe(404);
+    const page = await get(pathOf(link.url));
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain("This link does not work");
+    expect(page.body).toContain("هذا الرابط لا يعمل");
+    expect((await get(`${pathOf(link.url)}/recording-${family.recordingId}/audio`)).statusCode).toBe(404);
     expect((await keepsakeOf(family)).links.map((l) => l.id)).not.toContain(link.id);
     const yearly = bookLink(await share(family, "year"));
     expect(Date.parse(yearly.expiresAt ?? "") - before).toBeGreaterThanOrEqual(365 * 86_400_000);
@@ -234,13 +238,22 @@ describe("share links", () => {
     expect(bookLink(await share(forever, "never")).expiresAt).toBeNull();
   });
 
-  it("all stop when the account is deleted", async () => {
+  it("all stop when the account is deleted, and the voices' files go with it", async () => {
     const family = await seedFamily(t.app);
-    const path = pathOf(bookLink(await share(family, "never")).url);
+    const k = await share(family, "never");
+    const path = pathOf(bookLink(k).url);
+    const voice = pathOf(k.stories[0]?.voices[0]?.link?.url ?? "");
+    const audio = `${voice}/recording-${family.recordingId}/audio`;
     expect((await get(path)).statusCode).toBe(200);
+    expect((await get(audio)).statusCode).toBe(200);
+    const file = ["recordings", `${family.user.id}/${family.recordingId}`] as const;
+    expect(await t.app.deps.storage.stat(...file)).toBeTruthy();
     await deleteAccountWithFiles(t.app.deps, family.user.id, { ip: "127.0.0.1", userAgent: null }, { kind: "self" });
     expect((await get(path)).statusCode).toBe(404);
+    expect((await get(voice)).statusCode).toBe(404);
+    expect((await get(audio)).statusCode).toBe(404);
     expect(await linkRows(family.user.id)).toEqual([]);
+    expect(await t.app.deps.storage.stat(...file)).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import type { Keepsake, KeepsakeVoice } from "@hikaya/contracts";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { initI18n, loadNamespaces, setLanguage } from "../../lib/i18n.ts";
 import en from "../../locales/en/keepsake.json";
@@ -42,10 +42,11 @@ const keepsake: Keepsake = {
 
 vi.mock("../../components/require-user.ts", () => ({ useRequireUser: () => true }));
 vi.mock("../../components/title-bar.tsx", () => ({ TitleBar: () => null }));
+let shown: Keepsake = keepsake;
 vi.mock("./api/keepsake.ts", () => {
   const idle = { mutate: vi.fn(), mutateAsync: vi.fn(), isPending: false };
   return {
-    useKeepsake: () => ({ data: keepsake, isError: false, error: null }),
+    useKeepsake: () => ({ data: shown, isError: false, error: null }),
     useSaveKeepsake: () => idle,
     useShareKeepsake: () => idle,
     useRevokeLink: () => idle,
@@ -57,17 +58,48 @@ beforeAll(async () => {
   await loadNamespaces("keepsake");
   await setLanguage("en");
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  shown = keepsake;
+});
+const renderPage = () =>
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <KeepsakePage />
+    </QueryClientProvider>,
+  );
 
 describe("the family's list of recordings", () => {
   it("shows each recording's length as mm:ss, and none where it is not known", () => {
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <KeepsakePage />
-      </QueryClientProvider>,
-    );
+    renderPage();
     const lengths = [...document.querySelectorAll(".keepsake-choice__length")].map((e) => e.textContent);
     expect(lengths).toEqual([en.voices.length.replace("{{length}}", "01:24")]);
     expect(screen.getAllByRole("checkbox")).toHaveLength(2);
+  });
+});
+
+describe("a recording whose file is missing", () => {
+  it("is left out of the book, which says so", () => {
+    const [present, gone] = [voice("r1", 84), { ...voice("r2", 12), missing: true }];
+    const story = keepsake.stories[0];
+    if (!story) throw new Error("no story");
+    shown = { ...keepsake, stories: [{ ...story, voices: [present, gone] }] };
+    renderPage();
+    const book = screen.getByRole("article", { name: en.book.label });
+    expect(book.querySelectorAll(".keepsake-voice")).toHaveLength(1);
+    expect(within(book).getByRole("note").textContent).toBe(en.book.missing.replace("{{speaker}}", "The Haddads"));
+    // The family's list says it too, and offers no player for it.
+    expect(screen.getByText(en.voices.missing)).toBeTruthy();
+    expect(document.querySelectorAll(".keepsake-choice audio")).toHaveLength(1);
+  });
+});
+
+describe("a keepsake with nothing recorded", () => {
+  it("explains what to record first", () => {
+    shown = { ...keepsake, hasRecordings: false, stories: [] };
+    renderPage();
+    expect(screen.getByRole("heading", { name: en.empty.title })).toBeTruthy();
+    expect(screen.getByText(en.empty.body)).toBeTruthy();
+    expect(screen.queryByRole("article", { name: en.book.label })).toBeNull();
   });
 });
