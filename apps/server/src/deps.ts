@@ -27,7 +27,7 @@ export interface AppDeps {
     keys: SigningKeys;
     tokens: AccessTokens;
     /** Whether a session is still signed in; access tokens of ended sessions are refused. */
-    sessions: Pick<LiveSessions, "isActive" | "knownActive">;
+    sessions: Pick<LiveSessions, "isActive" | "knownActive" | "onForget">;
     /** Accounts, sessions, codes, MFA and admin operations behind /auth/v1 and the phone-number API. */
     service: AuthService;
     /** The spec's phone-number API (/api/sign-up, send-otp, verify-otp, reset and change password, users). */

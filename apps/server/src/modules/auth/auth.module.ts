@@ -47,7 +47,7 @@ export async function createAuthDeps(
   const limiter = new RateLimiter(hitStoreFor(database), config.auth.rateLimitFactor);
   const deps = { repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config };
   const service = new AuthService(deps);
-  const sessions: Pick<LiveSessions, "isActive" | "knownActive"> = live;
+  const sessions: Pick<LiveSessions, "isActive" | "knownActive" | "onForget"> = live;
   return {
     keys,
     tokens,

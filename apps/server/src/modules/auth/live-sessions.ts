@@ -27,6 +27,7 @@ export class LiveSessions {
   readonly #byUser = new Map<string, Set<string>>();
   readonly #lookup: (sessionId: string) => Promise<LiveSessionRow | undefined>;
   readonly #now: () => number;
+  readonly #listeners = new Set<(changed: Changed) => void>();
   #bus: MessageBus | null = null;
 
   constructor(options: {
@@ -98,11 +99,22 @@ export class LiveSessions {
     if (!changed) {
       this.#cache.clear();
       this.#byUser.clear();
-      return;
+    } else {
+      for (const key of changed) {
+        this.#cache.forget(key);
+        for (const sessionId of [...(this.#byUser.get(key) ?? [])]) this.#cache.forget(sessionId);
+      }
     }
-    for (const key of changed) {
-      this.#cache.forget(key);
-      for (const sessionId of [...(this.#byUser.get(key) ?? [])]) this.#cache.forget(sessionId);
-    }
+    for (const listener of this.#listeners) listener(changed);
+  }
+
+  /**
+   * Calls `listener` with what each forget named (session and user ids; null: everything), on this replica, for
+   * writes made on any: what holds a session open (a live stream) asks `isActive` again at once rather than at its
+   * next check. A forget is not an end (a refreshed token writes its session too). Returns the unsubscribe.
+   */
+  onForget(listener: (changed: Changed) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 }

@@ -54,6 +54,29 @@ describe("the shared heartbeat", () => {
     b.close();
   });
 
+  it("ends a stream as soon as its session ends (a role change, sign-out everywhere), before any heartbeat", async () => {
+    const [dana, eve] = [await createTestUser(app), await createTestUser(app)];
+    const d = await streamOf(dana);
+    const e = await streamOf(eve);
+    await Promise.all([d.ready, e.ready]);
+    // A write that does not end the session (a refreshed token's) leaves the stream alone.
+    await app.deps.db
+      .updateTable("sessions")
+      .set({ refreshed_at: new Date().toISOString() })
+      .where("user_id", "=", dana.id)
+      .execute();
+    expect((await sendText(app, dana.headers, "dana is still here")).statusCode).toBe(200);
+    expect((await d.waitFor(1)).map((m: ChatMessage) => m.message)).toEqual(["dana is still here"]);
+    expect(d.isEnded()).toBe(false);
+    await app.deps.auth.service.endSessionsOf(dana.id);
+    await d.ended; // no timer advanced: the write itself ended it
+    expect(e.isEnded()).toBe(false);
+    const sent = await sendText(app, eve.headers, "eve is still here");
+    expect(sent.statusCode).toBe(200);
+    expect((await e.waitFor(1)).map((m: ChatMessage) => m.message)).toEqual(["eve is still here"]);
+    e.close();
+  });
+
   it("ends a stream once its access token has expired, so the browser reconnects with its current token", async () => {
     const carol = await createTestUser(app);
     const c = await streamOf(carol);

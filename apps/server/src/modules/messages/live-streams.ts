@@ -114,13 +114,31 @@ export class LiveStreams {
 
   /** Pings every stream, ends the expired ones, then those whose session ended (one check per session). */
   heartbeat(now = Date.now()) {
-    const bySession = new Map<string, LiveStream[]>();
+    const live: LiveStream[] = [];
     for (const stream of [...this.#open]) {
       if (stream.expiresAt && stream.expiresAt <= now) {
         stream.end();
         continue;
       }
       stream.ping();
+      live.push(stream);
+    }
+    this.#endSignedOut(live);
+  }
+
+  /**
+   * Checks at once the streams of the sessions and people a write named (auth's `onForget`; null: every stream):
+   * an operator whose role changed, or a person signed out everywhere, sees their open console or chat end now,
+   * on every replica, not at the next heartbeat.
+   */
+  recheck(changed: ReadonlySet<string> | null) {
+    this.#endSignedOut([...this.#open].filter((s) => changed === null || changed.has(s.sessionId) || changed.has(s.accountId)));
+  }
+
+  /** Ends the streams whose session has ended, asking once per session. */
+  #endSignedOut(streams: LiveStream[]) {
+    const bySession = new Map<string, LiveStream[]>();
+    for (const stream of streams) {
       const list = bySession.get(stream.sessionId);
       if (list) list.push(stream);
       else bySession.set(stream.sessionId, [stream]);

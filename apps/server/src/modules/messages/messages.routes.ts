@@ -57,7 +57,9 @@ export async function messageRoutes(fastify: FastifyInstance) {
   await hub.start();
   const service = new MessagesService(db, database.dialect, storage, hub);
   const streams = new LiveStreams(hub, (sessionId) => app.deps.auth.sessions.isActive(sessionId));
+  const stopRechecking = app.deps.auth.sessions.onForget((changed) => streams.recheck(changed));
   app.addHook("preClose", async () => {
+    stopRechecking();
     streams.close();
     await hub.close();
   });
