@@ -132,7 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (ownsDatabase) app.addHook("onClose", async () => database.close());
   app.addHook("onClose", async () => app.deps.bus.close());
   startStorageSweep(app, config.storageSweepIntervalMinutes);
-  startMediaWorker(app);
+  startMediaWorker(app, { leaseMs: config.mediaJobLeaseSeconds * 1000 });
 
   installErrorHandler(app);
   await registerSecurityHeaders(app, config);

@@ -7,6 +7,11 @@ describe("loadConfig", () => {
     expect(config.port).toBe(8080);
     expect(config.database).toEqual({ kind: "sqlite", file: "/tmp/hikaya-x/hikaya.db" });
     expect(config.storage).toEqual({ driver: "local", root: "/tmp/hikaya-x/storage" });
+    expect(config.mediaJobLeaseSeconds).toBe(120);
+  });
+
+  it("reads a media job's lease in seconds", () => {
+    expect(loadConfig({ MEDIA_JOB_LEASE_SECONDS: "5" }).mediaJobLeaseSeconds).toBe(5);
   });
 
   it("chooses PostgreSQL for a postgres:// DATABASE_URL", () => {
@@ -20,6 +25,9 @@ describe("loadConfig", () => {
     [{ STORAGE_DRIVER: "s3" }, /^Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3$/],
     [{ ADMIN_EMAIL: "a@b.co" }, /ADMIN_PASSWORD ADMIN_EMAIL and ADMIN_PASSWORD go together/],
     [{ SMS_PROVIDER: "pigeon" }, /^Invalid configuration: SMS_PROVIDER /],
+    // Under 2 s, a renewal delayed by a busy database would hand a running job to a second worker.
+    [{ MEDIA_JOB_LEASE_SECONDS: "1" }, /^Invalid configuration: MEDIA_JOB_LEASE_SECONDS /],
+    [{ MEDIA_JOB_LEASE_SECONDS: "2.5" }, /^Invalid configuration: MEDIA_JOB_LEASE_SECONDS /],
   ])("names the bad variable in one line: %o", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -110,6 +110,9 @@ const envSchema = z
     STORAGE_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(10_080).default(360),
     // How often each replica looks for due story reminders (0: only when an operator runs them).
     REMINDER_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    // How long a media job's claim holds without news from its worker (renewed while the job runs): after a
+    // replica dies, its job is taken again this long after the last renewal. Tests set a few seconds.
+    MEDIA_JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.DATABASE_URL.startsWith("sqlite:") && env.STORAGE_DRIVER === undefined)
@@ -168,6 +171,8 @@ export interface Config {
   };
   /** Seconds between two looks for due story reminders on each replica; 0 turns the timer off. */
   reminderIntervalSeconds: number;
+  /** A media job's claim lapses this long after its worker's last renewal (a dead replica's job is then taken again). */
+  mediaJobLeaseSeconds: number;
   /** Minutes between storage sweeps after the one at start-up; 0 sweeps at start-up only. */
   storageSweepIntervalMinutes: number;
   /** CACHE_MAX_BYTES: the in-process caches' memory, in bytes, all together. */
@@ -244,6 +249,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       corsOrigins: env.AUTH_CORS_ORIGINS,
     },
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
+    mediaJobLeaseSeconds: env.MEDIA_JOB_LEASE_SECONDS,
     storageSweepIntervalMinutes: env.STORAGE_SWEEP_INTERVAL_MINUTES,
     cacheMaxBytes: env.CACHE_MAX_BYTES,
     storage:

@@ -120,6 +120,16 @@ export async function claimJob(
   });
 }
 
+/** When the earliest running job's lease runs out (as stored), or null when no job is running. */
+export async function nextLeaseEnd(db: DB): Promise<string | null> {
+  const row = await jobs(db)
+    .selectFrom("media_jobs")
+    .select((eb) => eb.fn.min("lease_until").as("until"))
+    .where("status", "=", "processing")
+    .executeTakeFirst();
+  return row?.until ?? null;
+}
+
 /**
  * Records progress and renews the lease, only while this worker holds the claim. Returns false once it does not
  * (its lease lapsed and another worker took the job).

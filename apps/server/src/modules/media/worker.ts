@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { App, AppDeps } from "../../deps.ts";
 import { onMediaEnqueued } from "./enqueue.ts";
 import { MediaJobFailure } from "./ffmpeg.ts";
-import { claimJob, failAbandoned, finishJob, type MediaJobRow, reportProgress } from "./media.repository.ts";
+import { claimJob, failAbandoned, finishJob, type MediaJobRow, nextLeaseEnd, reportProgress } from "./media.repository.ts";
 import { processJob } from "./media.service.ts";
 
 export interface WorkerOptions {
@@ -15,7 +15,10 @@ export interface WorkerOptions {
   maxAttempts: number;
   /** ffmpeg threads per run. */
   threads: number;
-  /** Seconds between two looks for jobs other replicas queued (the local queue wakes the worker at once). */
+  /**
+   * Milliseconds between two looks for jobs other replicas queued (the local queue wakes the worker at once, and a
+   * running job's lease wakes it when it lapses).
+   */
   pollMs: number;
   now: () => Date;
 }
@@ -45,6 +48,7 @@ export class MediaWorker {
   private stopped = false;
   private readonly closing = new AbortController();
   private timer: NodeJS.Timeout | null = null;
+  private lapse: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
 
   private readonly deps: Deps;
@@ -69,6 +73,7 @@ export class MediaWorker {
     this.stopped = true;
     this.unsubscribe?.();
     if (this.timer) clearInterval(this.timer);
+    if (this.lapse) clearTimeout(this.lapse);
     this.closing.abort(new Error("The server is closing"));
     await this.running;
   }
@@ -82,10 +87,16 @@ export class MediaWorker {
     }
     this.running = (async () => {
       try {
-        do {
-          this.again = false;
-          while (!this.stopped && (await this.runOne())) {}
-        } while (this.again && !this.stopped);
+        for (;;) {
+          do {
+            this.again = false;
+            while (!this.stopped && (await this.runOne())) {}
+          } while (this.again && !this.stopped);
+          if (this.stopped) break;
+          await this.watchLeases();
+          // A wake while the leases were read: look once more.
+          if (!this.again) break;
+        }
       } catch (error) {
         if (!this.stopped) this.log.error({ err: error }, "media worker could not claim a job");
       } finally {
@@ -93,6 +104,22 @@ export class MediaWorker {
       }
     })();
     return this.running;
+  }
+
+  /**
+   * With nothing to claim, the running jobs' leases say when a job may next come free: a replica that died (or this
+   * one before a restart) leaves its job to lapse, and this worker looks again at that moment instead of at its
+   * next poll. A lease renewed meanwhile only means one more look that finds nothing.
+   */
+  private async watchLeases(): Promise<void> {
+    const until = await nextLeaseEnd(this.deps.db);
+    if (this.lapse) clearTimeout(this.lapse);
+    this.lapse = null;
+    if (!until || this.stopped) return;
+    const delay = Math.max(250, Date.parse(until) - this.options.now().getTime() + 50);
+    if (delay >= this.options.pollMs) return;
+    this.lapse = setTimeout(() => void this.wake(), delay);
+    this.lapse.unref();
   }
 
   /** Claims and runs one job; false when there was none. */
@@ -105,6 +132,7 @@ export class MediaWorker {
       worker: this.id,
     });
     if (!job) return false;
+    this.log.info({ job: job.id, key: job.object_key, worker: this.id, attempt: job.attempts }, "media job started");
     await this.run(job);
     return true;
   }
@@ -142,12 +170,19 @@ export class MediaWorker {
         },
       });
       clearInterval(heartbeat);
-      await finishJob(this.deps.db, job.id, this.id, {
+      const written = await finishJob(this.deps.db, job.id, this.id, {
         status: "ready",
         outputs: JSON.stringify(outputs),
         now: this.options.now().toISOString(),
       });
-      this.log.info({ job: job.id, key: job.object_key, ms: Date.now() - started }, "media job ready");
+      if (!written) {
+        this.log.warn({ job: job.id, worker: this.id }, "media job finished after its claim was taken over");
+        return;
+      }
+      this.log.info(
+        { job: job.id, key: job.object_key, worker: this.id, attempt: job.attempts, ms: Date.now() - started },
+        "media job ready",
+      );
     } catch (error) {
       clearInterval(heartbeat);
       // Closing: leave the claim to lapse, so a replica (or this one, restarted) takes the job again.
