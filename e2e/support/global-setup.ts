@@ -19,11 +19,24 @@ async function freePort(): Promise<number> {
   });
 }
 
+export interface ServerOptions {
+  /**
+   * Receives what the server writes (stdout and stderr) instead of this run's own output, for a spec that reads its
+   * log (with LOG_LEVEL=info in `env`).
+   */
+  onOutput?: (text: string) => void;
+}
+
+/**
+ * The built server on a free port (PORT in `env` picks one), with its own DATA_DIR unless `env` names one; a DATA_DIR
+ * it made is removed by `stop()`, one given is kept (a spec restarting a server on the same data).
+ */
 export async function startServer(
   env: Record<string, string> = {},
+  options: ServerOptions = {},
 ): Promise<{ url: string; process: ChildProcess; dataDir: string; stop(): Promise<void> }> {
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(tmpdir(), "hikaya-e2e-"));
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [process.env.E2E_SERVER_MAIN ?? join(root, "apps/server/dist/main.mjs")], {
     env: {
       ...process.env,
@@ -40,12 +53,16 @@ export async function startServer(
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}),
       ...env,
     },
-    stdio: ["ignore", "inherit", "inherit"],
+    stdio: ["ignore", options.onOutput ? "pipe" : "inherit", options.onOutput ? "pipe" : "inherit"],
   });
+  const { onOutput } = options;
+  if (onOutput) for (const stream of [child.stdout, child.stderr]) stream?.setEncoding("utf8").on("data", onOutput);
+  // Ended by a signal (a spec's kill -9), a process has no exit code but a signal code.
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (exited()) throw new Error(`server exited with ${child.exitCode ?? child.signalCode}`);
     try {
       const res = await fetch(`${url}/api/health`);
       if (res.ok) break;
@@ -58,7 +75,7 @@ export async function startServer(
     process: child,
     dataDir,
     async stop() {
-      if (child.exitCode === null) {
+      if (!exited()) {
         child.kill("SIGTERM");
         await new Promise((r) => child.once("exit", r));
       }
