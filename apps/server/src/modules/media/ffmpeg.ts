@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { accessSync, chmodSync, constants } from "node:fs";
+import { setPriority } from "node:os";
 import type { MediaFailure } from "@hikaya/contracts";
 
 /**
@@ -53,14 +54,25 @@ export interface RunOptions {
   onProgress?: (outTimeMicros: number) => void;
 }
 
+/** The niceness ffmpeg and ffprobe run at (19: the lowest priority on Linux and macOS). */
+export const LOWEST_PRIORITY = 19;
+
 /**
- * Runs a binary to completion. Its stderr's last lines become the failure's detail; an abort kills it
+ * Runs a binary to completion, at the lowest CPU priority. Its stderr's last lines become the failure's detail; an abort kills it
  * (SIGKILL: ffmpeg may ignore SIGTERM while blocked on output) and fails with the abort's reason.
  */
 export function run(binary: string, args: string[], options: RunOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return reject(abortFailure(options.signal));
     const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+    // Requests come first: a transcode is background work that may take the CPU only when nobody is asking.
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, LOWEST_PRIORITY);
+      } catch {
+        // A system that refuses (none we run on) only loses the courtesy.
+      }
+    }
     let stdout = "";
     let stderr = "";
     let pending = "";
