@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -32,6 +32,27 @@ const CONTENT_TYPES: Record<string, string> = {
 /** Playlists last: a master playlist is never in storage before the files it names. */
 const uploadOrder = (path: string) => (path.endsWith("master.m3u8") ? 2 : path.endsWith(".m3u8") ? 1 : 0);
 
+/** Each job works in a folder of its own under the system's temporary folder. */
+const WORK_PREFIX = "hikaya-media-";
+
+/**
+ * Removes the work folders of jobs whose server died mid-way (kill -9, a crash): nothing else would, and each holds a
+ * copy of an upload (up to 1 GB). Only folders untouched for `olderThanMs`, the time limit no job outlives, so a
+ * replica sharing this machine keeps the folder of a job it is still running. Returns how many went.
+ */
+export async function removeAbandonedWork(olderThanMs: number, now = Date.now(), dir = tmpdir()): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(WORK_PREFIX)) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => null);
+    if (!info?.isDirectory() || now - info.mtimeMs < olderThanMs) continue;
+    await rm(path, { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
+
 export interface ProcessOptions {
   signal: AbortSignal;
   threads: number;
@@ -52,7 +73,7 @@ export async function processJob(
   if (!(await deps.storage.stat(bucket, job.object_key)))
     throw new MediaJobFailure("missing", "The original file is no longer in storage");
   const bins = await loadBinaries();
-  const work = await mkdtemp(join(tmpdir(), "hikaya-media-"));
+  const work = await mkdtemp(join(tmpdir(), WORK_PREFIX));
   try {
     const input = join(work, "source");
     await pipeline(await deps.storage.read(bucket, job.object_key), createWriteStream(input), { signal: options.signal });

@@ -1,7 +1,11 @@
+import { mkdir, mkdtemp, readdir, rm, utimes } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { claimJob, findJobs, insertJob } from "./media.repository.ts";
+import { removeAbandonedWork } from "./media.service.ts";
 import { MediaWorker, mediaWorkerOf } from "./worker.ts";
 
 /**
@@ -42,6 +46,24 @@ describe("MediaWorker", () => {
       expect(await row()).toMatchObject({ attempts: 2, error_code: "missing", claimed_by: null });
     } finally {
       await worker.stop();
+    }
+  });
+});
+
+describe("the work folders of jobs whose server died", () => {
+  it("are removed once older than the time limit; a running job's folder stays", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "work-test-"));
+    try {
+      const hour = 60 * 60_000;
+      const now = Date.now();
+      for (const name of ["hikaya-media-dead", "hikaya-media-running", "someone-elses"]) await mkdir(join(dir, name));
+      const old = new Date(now - 2 * hour);
+      await utimes(join(dir, "hikaya-media-dead"), old, old);
+      await utimes(join(dir, "someone-elses"), old, old);
+      expect(await removeAbandonedWork(hour, now, dir)).toBe(1);
+      expect((await readdir(dir)).sort()).toEqual(["hikaya-media-running", "someone-elses"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

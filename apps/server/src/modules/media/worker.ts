@@ -4,7 +4,7 @@ import type { App, AppDeps } from "../../deps.ts";
 import { onMediaEnqueued } from "./enqueue.ts";
 import { MediaJobFailure } from "./ffmpeg.ts";
 import { claimJob, failAbandoned, finishJob, type MediaJobRow, nextLeaseEnd, reportProgress } from "./media.repository.ts";
-import { processJob } from "./media.service.ts";
+import { processJob, removeAbandonedWork } from "./media.service.ts";
 
 export interface WorkerOptions {
   /** A job running longer is stopped (ffmpeg killed) and fails as `timed_out`. */
@@ -60,8 +60,12 @@ export class MediaWorker {
     this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
   }
 
-  /** Looks for work now, on every local enqueue, and every `pollMs`. */
+  /** Looks for work now, on every local enqueue, and every `pollMs`; first clears what dead jobs left behind. */
   start(): void {
+    void removeAbandonedWork(this.options.timeLimitMs).then(
+      (removed) => removed > 0 && this.log.info({ removed }, "removed the work folders of media jobs that died"),
+      (error: unknown) => this.log.warn({ err: error }, "could not clear old media work folders"),
+    );
     this.unsubscribe = onMediaEnqueued(() => this.wake());
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
     this.timer.unref();
