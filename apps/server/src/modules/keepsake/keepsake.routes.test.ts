@@ -1,8 +1,10 @@
-import type { Keepsake } from "@hikaya/contracts";
+import { type Keepsake, STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 import { deleteAccountWithFiles } from "../account/deletion.service.ts";
+import { enqueueMedia } from "../media/enqueue.ts";
+import { RECORDINGS_BUCKET } from "../recordings/recordings.service.ts";
 import { type KeepsakeFamily, seedFamily } from "./keepsake.test-helpers.ts";
 
 let t: TestApp;
@@ -73,6 +75,37 @@ describe("the family's keepsake", () => {
       questionIndex: 0,
     });
     expect(k.links).toEqual([]);
+  });
+
+  it("gives a voice whose upload carried no length the one its processing measured", async () => {
+    const family = await seedFamily(t.app);
+    await t.app.deps.db.updateTable("recordings").set({ duration_seconds: null }).where("id", "=", family.recordingId).execute();
+    const before = (await keepsakeOf(family)).stories[0]?.voices ?? [];
+    expect(before.map((v) => v.durationSeconds)).toEqual([null, null]);
+
+    const recording = await t.app.deps.db
+      .selectFrom("recordings")
+      .select("object_key")
+      .where("id", "=", family.recordingId)
+      .executeTakeFirstOrThrow();
+    const answer = await t.app.deps.db
+      .selectFrom("answers")
+      .select("audio_path")
+      .where("id", "=", family.answerId)
+      .executeTakeFirstOrThrow();
+    const answerKey = answer.audio_path.split("/").pop() as string;
+    await enqueueMedia(t.app.deps, { bucket: RECORDINGS_BUCKET, key: recording.object_key, kind: "audio" });
+    await enqueueMedia(t.app.deps, { bucket: STORY_MEDIA_BUCKET, key: answerKey, kind: "audio" });
+    // The family's keepsake shows them once the worker has measured them (a few hundred milliseconds here).
+    await expect
+      .poll(async () => (await keepsakeOf(family)).stories[0]?.voices.map((v) => [v.kind, v.durationSeconds]), {
+        timeout: 15_000,
+        interval: 100,
+      })
+      .toEqual([
+        ["recording", 3],
+        ["answer", 1],
+      ]);
   });
 
   it("a person with nothing recorded has an empty keepsake and cannot share it", async () => {

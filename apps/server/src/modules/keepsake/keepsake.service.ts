@@ -13,6 +13,7 @@ import QRCode from "qrcode";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
+import { measuredLengthsOf } from "../media/media.service.ts";
 import { RECORDINGS_BUCKET, signedAudioUrl } from "../recordings/recordings.service.ts";
 import { objectOf, signMedia } from "../storage/story-media.ts";
 import {
@@ -127,6 +128,13 @@ export async function catalogueOf(deps: Deps, userId: string) {
       previewUrl: signMedia(deps, a.audio_path),
     });
   }
+  // The voices whose upload carried no length have the one their processing measured.
+  const unmeasured = [...voices.values()].filter((v) => v.durationSeconds === null && v.file);
+  const lengths = await measuredLengthsOf(
+    deps,
+    unmeasured.flatMap((v) => (v.file ? [v.file] : [])),
+  );
+  for (const v of unmeasured) if (v.file) v.durationSeconds = lengths.get(`${v.file.bucket}/${v.file.key}`) ?? null;
   return { stories, voices, familyName, hasRecordings: recordingRows.length > 0 };
 }
 

@@ -169,6 +169,23 @@ export async function streamOf(
   };
 }
 
+/**
+ * The length ffprobe measured for each stored file processed so far, by `bucket/key`, in whole seconds: for a voice
+ * whose upload carried none (a recording sent without the recorder's measure, a family member's answer).
+ */
+export async function measuredLengthsOf(
+  deps: Pick<AppDeps, "db">,
+  files: { bucket: string; key: string }[],
+): Promise<Map<string, number>> {
+  const lengths = new Map<string, number>();
+  for (const row of await findJobs(deps.db, files)) {
+    if (row.status !== "ready" || !row.outputs) continue;
+    const { durationSeconds } = JSON.parse(row.outputs) as MediaOutputs;
+    if (durationSeconds > 0) lengths.set(`${row.bucket}/${row.object_key}`, Math.max(1, Math.round(durationSeconds)));
+  }
+  return lengths;
+}
+
 /** The processed voice of a recording, once ready (its key in the same bucket), else null: play the original. */
 export async function voiceCopyOf(deps: Pick<AppDeps, "db">, bucket: Bucket, key: string): Promise<string | null> {
   const [row] = await findJobs(deps.db, [{ bucket, key }]);
