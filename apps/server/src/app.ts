@@ -12,6 +12,7 @@ import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
 import { registerAdminAccess } from "./modules/admin/access.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts";
+import { analyticsRoutes } from "./modules/analytics/analytics.routes.ts";
 import { createAuthDeps } from "./modules/auth/auth.module.ts";
 import { gotrueRoutes } from "./modules/auth/gotrue.routes.ts";
 import { phoneAuthRoutes } from "./modules/auth/phone-auth.routes.ts";
@@ -23,14 +24,18 @@ import { keepsakeModule } from "./modules/keepsake/keepsake.routes.ts";
 import { mediaRoutes } from "./modules/media/media.routes.ts";
 import { startMediaWorker } from "./modules/media/worker.ts";
 import { messageRoutes } from "./modules/messages/messages.routes.ts";
+import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { startProfileCache } from "./modules/profile/profile.service.ts";
-import { programApi } from "./modules/program/program-api.ts";
+import { programRoutes } from "./modules/program/program.routes.ts";
 import { startStoryListCache } from "./modules/program/story-list-cache.ts";
+import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { startProgressCache } from "./modules/progress/progress.service.ts";
+import { recordingsRoutes } from "./modules/recordings/recordings.routes.ts";
 import { reminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { storageRoutes } from "./modules/storage/storage.routes.ts";
 import { moveStoryMediaPrivate, startStorageSweep } from "./modules/storage/storage-upkeep.ts";
+import { usersRoutes } from "./modules/users/users.routes.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
 import { registerApiDocs } from "./plugins/api-docs.ts";
 import { installErrorHandler } from "./plugins/error-handler.ts";
@@ -150,7 +155,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(settingsRoutes, { prefix: "/api" });
   await app.register(geoRoutes, { prefix: "/api" });
   await app.register(contentRoutes, { prefix: "/api" });
-  await app.register(programApi, { prefix: "/api" });
+  // The program API (spec section 7, all but auth and chat): each area its own encapsulated plugin, so one's
+  // content-type parsers (multipart, text/plain beacons) do not leak into another's.
+  for (const routes of [programRoutes, progressRoutes, usersRoutes, profileRoutes, recordingsRoutes, analyticsRoutes])
+    await app.register(routes, { prefix: "/api" });
   await app.register(storageRoutes, { prefix: "/storage/v1" });
   await app.register(messageRoutes, { prefix: "/api" });
   await app.register(adminRoutes, { prefix: "/api/admin" });
