@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { accessSync, chmodSync, constants } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync } from "node:fs";
 import { setPriority } from "node:os";
 import type { MediaFailure } from "@hikaya/contracts";
 
@@ -58,13 +58,25 @@ export interface RunOptions {
 export const LOWEST_PRIORITY = 19;
 
 /**
- * Runs a binary to completion, at the lowest CPU priority. Its stderr's last lines become the failure's detail; an abort kills it
- * (SIGKILL: ffmpeg may ignore SIGTERM while blocked on output) and fails with the abort's reason.
+ * util-linux's setpriv (in every Debian and most Linux systems) starts a tool with a parent-death signal: when the
+ * server dies, even by kill -9, the kernel kills the tool too, instead of leaving a transcode running for up to an
+ * hour beside the job's next attempt. Node cannot ask for that itself. Elsewhere the tool runs as it is.
+ */
+const SETPRIV = "/usr/bin/setpriv";
+const parentDeathSignal = process.platform === "linux" && existsSync(SETPRIV);
+
+/**
+ * Runs a binary to completion, at the lowest CPU priority, dying with the server. Its stderr's last lines become the
+ * failure's detail; an abort kills it (SIGKILL: ffmpeg may ignore SIGTERM while blocked on output) and fails with
+ * the abort's reason.
  */
 export function run(binary: string, args: string[], options: RunOptions): Promise<string> {
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) return reject(abortFailure(options.signal));
-    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+    // setpriv replaces itself with the tool (exec): the child's pid is the tool's.
+    const child = parentDeathSignal
+      ? spawn(SETPRIV, ["--pdeathsig", "KILL", "--", binary, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+      : spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
     // Requests come first: a transcode is background work that may take the CPU only when nobody is asking.
     if (child.pid !== undefined) {
       try {
