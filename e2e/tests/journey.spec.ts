@@ -195,10 +195,23 @@ test("record at index 2 and 3: hold the mic, play back, save", async ({ page, la
   await expect(j.toast(j.s.recording.saved)).toBeVisible();
 
   const mine = await request.get("/api/recordings", { headers: auth(user) });
-  const list = (await mine.json()) as { storyId: string; contentType: string; size: number }[];
+  const list = (await mine.json()) as { storyId: string; contentType: string; size: number; signedUrl: string }[];
   const third = list.find((r) => r.storyId === story[3]?.id);
   expect(third?.contentType).toBe("audio/webm");
   expect(third?.size).toBeGreaterThan(1000);
+
+  // Recorded as WebM/Opus (Safari cannot play it), it is served as an AAC-in-MP4 copy once processed (issue 29),
+  // and that copy plays.
+  const audioUrl = third?.signedUrl ?? "";
+  await expect.poll(async () => (await request.get(audioUrl)).headers()["content-type"], { timeout: 30_000 }).toBe("audio/mp4");
+  const played = await page.evaluate(async (src) => {
+    const audio = new Audio(src);
+    audio.muted = true;
+    await audio.play();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return audio.currentTime;
+  }, audioUrl);
+  expect(played).toBeGreaterThan(0);
 });
 
 test("a failed upload keeps the take on the device and retries", async ({ page, lang, shot }) => {

@@ -154,10 +154,32 @@ export async function probe(bins: Binaries, file: string, signal: AbortSignal): 
   const streams = parsed.streams ?? [];
   // A cover picture in an audio file is a "video" stream of one frame; it is not a video track.
   const video = streams.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic && s.width && s.height);
-  const durationSeconds = Number(parsed.format?.duration ?? video?.duration ?? 0);
+  const stated = Number(parsed.format?.duration ?? video?.duration ?? 0);
+  const hasAudio = streams.some((s) => s.codec_type === "audio");
+  const durationSeconds =
+    Number.isFinite(stated) && stated > 0
+      ? stated
+      : video || hasAudio
+        ? await measureDuration(bins, file, video ? "v" : "a", signal)
+        : 0;
   return {
-    durationSeconds: Number.isFinite(durationSeconds) ? durationSeconds : 0,
+    durationSeconds,
     video: video?.width && video.height ? { width: video.width, height: video.height } : null,
-    hasAudio: streams.some((s) => s.codec_type === "audio"),
+    hasAudio,
   };
+}
+
+/**
+ * A file's length by decoding it, for one whose header states none: what Chrome's MediaRecorder writes (WebM/Opus,
+ * the family's recordings and voice notes on Android), since it cannot go back to fill the length in. Decoding a
+ * voice takes a fraction of a second a minute. A file with no frames measures 0 (and then fails as `empty`).
+ */
+async function measureDuration(bins: Binaries, file: string, stream: "v" | "a", signal: AbortSignal): Promise<number> {
+  const out = await run(
+    bins.ffmpeg,
+    ["-hide_banner", "-nostdin", "-v", "error", "-i", file, "-map", `0:${stream}:0`, "-f", "null", "-progress", "pipe:1", "-"],
+    { signal },
+  );
+  const times = [...out.matchAll(/^out_time_us=(\d+)/gm)].map((m) => Number(m[1]));
+  return (times.at(-1) ?? 0) / 1e6;
 }

@@ -26,6 +26,20 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+describe("a voice recorded in Chrome (WebM/Opus with no length in its header)", () => {
+  it("is measured by decoding it, not taken as 0 seconds long", async () => {
+    // Written to a pipe, as a browser's MediaRecorder writes it: the muxer cannot go back to fill in the length.
+    const webm = join(dir, "voice.webm");
+    await run("/bin/sh", [
+      "-c",
+      `"${bins.ffmpeg}" -hide_banner -loglevel error -f lavfi -i sine=duration=2 -c:a libopus -f webm pipe:1 > "${webm}"`,
+    ]);
+    const info = await probe(bins, webm, signal);
+    expect(info.hasAudio).toBe(true);
+    expect(info.durationSeconds).toBeCloseTo(2, 1);
+  });
+});
+
 describe("a 480p video's renditions", { timeout: 60_000 }, () => {
   it("open with segments of 1 s and 2 s, then 4 s, with a poster no taller than 360 lines", async () => {
     const input = join(dir, "in.mp4");
