@@ -14,7 +14,7 @@ const vtt = (text: string) => `WEBVTT\n\n00:00.000 --> 01:00.000\n${text}\n`;
 
 test.afterAll(cleanUpConsole);
 
-test("an uploaded story video is processed and the family's player streams it", async ({
+test("an uploaded story video is processed and the family's player streams it on a slow connection", async ({
   page,
   lang,
   shot,
@@ -89,6 +89,14 @@ test("an uploaded story video is processed and the family's player streams it", 
     const segments: string[] = [];
     user.page.on("response", (res) => {
       if (/\/storage\/v1\/object\/stream\/.+\.ts$/.test(res.url()) && res.status() === 200) segments.push(res.url());
+    });
+    // A family on a weak phone connection: 1.6 Mbit/s down, 150 ms round trip (issue 29's slow 4G).
+    const cdp = await user.context.newCDPSession(user.page);
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 150,
+      downloadThroughput: (1.6 * 1024 * 1024) / 8,
+      uploadThroughput: (750 * 1024) / 8,
     });
     await user.page.goto(`/story/${storyId}`);
     const video = user.page.locator("video.player__video");
