@@ -5,29 +5,20 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import { LANGUAGE_COOKIE } from "@hikaya/contracts/constants";
-import { type Browser, chromium } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { loadBinaries } from "../apps/server/src/modules/media/ffmpeg.ts";
 import { findJobs } from "../apps/server/src/modules/media/media.repository.ts";
 import { createTestUser } from "../apps/server/src/test/test-users.ts";
+import { launchChromium, SLOW_4G } from "./browser.ts";
 import { fail, type LoadResult, load, type RunningApp, report, startApp } from "./lib.ts";
 import { familySession } from "./web-session.ts";
 
 const run = promisify(execFile);
 const COMMAND = "npm run build && npm run bench -- media";
 
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-sync",
-  // The story page plays on arrival; a tap would otherwise be needed for sound, which a bench cannot give.
-  "--autoplay-policy=no-user-gesture-required",
-];
+// The story page plays on arrival; a tap would otherwise be needed for sound, which a bench cannot give.
+const AUTOPLAY = ["--autoplay-policy=no-user-gesture-required"];
 
-/** Issue 29's phone connection: 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip (Lighthouse's slow 4G). */
-const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
 const UNTHROTTLED = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
 
 const INPUT_SECONDS = 60;
@@ -148,7 +139,7 @@ export async function benchMedia() {
       if (!watched.ok) throw new Error(`watch ${watched.status}: ${await watched.text()}`);
     }
 
-    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await launchChromium(AUTOPLAY);
     const storage = { ...session };
     const page = { url, storyId: story.id };
     const hls = await play(browser, page, storage, { network: SLOW_4G, original: false, from: "list" });

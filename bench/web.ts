@@ -1,16 +1,8 @@
 import { gzipSync } from "node:zlib";
-import { type Browser, chromium } from "@playwright/test";
+import type { Browser } from "@playwright/test";
+import { launchChromium, SLOW_4G } from "./browser.ts";
 import { fail, report, startApp } from "./lib.ts";
 import { familySession } from "./web-session.ts";
-
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-sync",
-];
 
 /** Issue 33's budgets for a first visit with React 19 (KB of gzipped JavaScript); the others are reported only. */
 const PAGES: { path: string; signedIn?: boolean; goalKb?: number }[] = [
@@ -28,10 +20,7 @@ const PAGES: { path: string; signedIn?: boolean; goalKb?: number }[] = [
 export async function benchWeb() {
   console.log("web: JavaScript a first visit downloads (gzipped)");
   const running = await startApp();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     const storage = await familySession(running);
     for (const { path, signedIn, goalKb } of PAGES) {
@@ -83,8 +72,6 @@ export async function benchWeb() {
   }
 }
 
-/** Lighthouse's mobile network: 1.6 Mbit/s down, 750 kbit/s up, 150 ms round trip. */
-const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
 const RUNS = 5;
 
 /**
