@@ -1,7 +1,7 @@
 import { type Bucket, STORY_MEDIA_BUCKET, UPLOAD_PURPOSES } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { listStoredSources } from "../storage/stored-sources.ts";
-import { enqueueMedia, mediaKindOf, PROCESSED_AT_UPLOAD } from "./enqueue.ts";
+import { enqueueMedia, mediaKindOf, ownerKeyOf, PROCESSED_AT_UPLOAD } from "./enqueue.ts";
 import { findJobs, type MediaKind } from "./media.repository.ts";
 
 /** Public buckets whose uploads are processed where they are (instruction videos, voices). */
@@ -30,7 +30,7 @@ export async function enqueueUnprocessed(deps: Pick<AppDeps, "db" | "storage">):
       sources.set(`${object.bucket}/${object.key}`, { bucket: object.bucket, key: object.key, kind: "audio" });
       continue;
     }
-    if (object.key.includes(".media/")) continue;
+    if (ownerKeyOf(object.key) !== null) continue; // a processed copy, not a source
     if (object.bucket !== STORY_MEDIA_BUCKET && !PUBLIC_PROCESSED.includes(object.bucket)) continue;
     // The kind comes from the stored file's type, read below.
     sources.set(`${object.bucket}/${object.key}`, { bucket: object.bucket, key: object.key, kind: null });
