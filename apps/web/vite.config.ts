@@ -64,7 +64,9 @@ export default defineConfig({
         // Web Push (facilitator replies): the push and notificationclick handlers.
         importScripts: ["push-sw.js"],
         navigateFallback: "/index.html",
-        navigateFallbackDenylist: [/^\/api\//, /^\/auth\//, /^\/storage\//, /^\/admin/],
+        // Addresses the server answers itself: the API, files, the console, and a keepsake's listening pages (/k/…,
+        // the family's own QR codes, scanned on a phone that has the app: the app's shell would say "Page not found").
+        navigateFallbackDenylist: [/^\/api\//, /^\/auth\//, /^\/storage\//, /^\/admin/, /^\/k\//],
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         skipWaiting: true,

@@ -239,6 +239,16 @@ test("a family builds, prints and shares their keepsake; a revoked link stops pl
   expect(played).toBeGreaterThan(0);
   const audioSrc = await listener.locator("audio").getAttribute("src");
 
+  // The family scans their own book on the phone that has the app: its service worker leaves the link to the
+  // server, which plays the voice (the app's shell would answer "Page not found"). In production the link's origin
+  // is the app's (PUBLIC_URL); this server has none set, so the link is opened on the app's own origin.
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  const ownPhone = await page.context().newPage();
+  await ownPhone.goto(new URL(new URL(url).pathname, page.url()).toString());
+  expect(await ownPhone.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await expect(ownPhone.locator("h1")).toHaveText(titleOf(first));
+  await ownPhone.close();
+
   // The family turns that link off: the same address answers 404, in both languages, and the audio is refused.
   const speaker = k.book.family;
   const storyTitle = first[lang === "ar" ? "titleB" : "title"];
