@@ -1,9 +1,11 @@
+import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { type APIRequestContext, expect, type Page } from "@playwright/test";
 import arCommon from "../../apps/web/src/locales/ar/common.json" with { type: "json" };
 import arStories from "../../apps/web/src/locales/ar/stories.json" with { type: "json" };
 import enCommon from "../../apps/web/src/locales/en/common.json" with { type: "json" };
 import enStories from "../../apps/web/src/locales/en/stories.json" with { type: "json" };
+import { DEMO_FILES } from "../support/console-setup.ts";
 import type { Lang } from "../support/fixtures.ts";
 
 export const STRINGS = { en: enStories, ar: arStories } as const;
@@ -58,6 +60,19 @@ export async function storyByOrder(request: APIRequestContext, user: TestUser, o
   const story = (await stories(request, user)).find((s) => s.order === order);
   if (!story) throw new Error(`no story ${order}`);
   return story;
+}
+
+/** A recording of the demo voice for a story's question `index`, through the token API as the recorder sends it. */
+export async function recordThought(request: APIRequestContext, user: Pick<TestUser, "token">, storyId: string, index = 1) {
+  const res = await request.post("/api/story/audio/add", {
+    headers: { authorization: `Bearer ${user.token}` },
+    multipart: {
+      story: storyId,
+      index: String(index),
+      audio: { name: "audio.mp3", mimeType: "audio/mp4", buffer: readFileSync(DEMO_FILES.answerAudio) },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(200);
 }
 
 /** Seeds progress: marks stories 1…n as watched, in order, as the player would. */

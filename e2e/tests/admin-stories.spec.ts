@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ADMIN_STRINGS, adminToken, Console } from "../pages/admin.ts";
-import { COMMON, STRINGS } from "../pages/journey.ts";
+import { COMMON, recordThought, STRINGS } from "../pages/journey.ts";
 import { cleanUpConsole, consoleTab, DEMO_FILES, LAPTOP, signUp, userApp } from "../support/console-setup.ts";
 import { expect, test } from "../support/fixtures.ts";
 
@@ -177,15 +177,7 @@ test("an operator builds a story in the console and the user app follows", async
   });
   await expect(user.page.locator(".answer").filter({ hasText: member })).toBeVisible();
   // The person records a thought on the new story (through the token API, as the recorder would).
-  const recorded = await request.post("/api/story/audio/add", {
-    headers: { authorization: `Bearer ${person.token}` },
-    multipart: {
-      story: storyId,
-      index: "1",
-      audio: { name: "audio.mp3", mimeType: "audio/mp4", buffer: readFileSync(DEMO_FILES.answerAudio) },
-    },
-  });
-  expect(recorded.status(), await recorded.text()).toBe(200);
+  await recordThought(request, person, storyId);
   await user.context.close();
 
   // The person's recording shows on their page in the console, and plays.

@@ -1,10 +1,8 @@
-import { readFileSync } from "node:fs";
 import type { AuditPage, Keepsake } from "@hikaya/contracts";
 import arKeepsake from "../../apps/web/src/locales/ar/keepsake.json" with { type: "json" };
 import enKeepsake from "../../apps/web/src/locales/en/keepsake.json" with { type: "json" };
 import { adminToken, Console } from "../pages/admin.ts";
-import { auth, createUser, storyByOrder, watchUpTo } from "../pages/journey.ts";
-import { DEMO_FILES } from "../support/console-setup.ts";
+import { auth, createUser, recordThought, storyByOrder, watchUpTo } from "../pages/journey.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 const LAPTOP = { width: 1280, height: 860 };
@@ -22,15 +20,7 @@ test("an admin opens a family's printable keepsake from the person's page, and t
   expect(named.status(), await named.text()).toBe(200);
   await watchUpTo(request, person, 1);
   const first = await storyByOrder(request, person, 1);
-  const recorded = await request.post("/api/story/audio/add", {
-    headers: auth(person),
-    multipart: {
-      story: first.id,
-      index: "1",
-      audio: { name: "audio.mp3", mimeType: "audio/mp4", buffer: readFileSync(DEMO_FILES.answerAudio) },
-    },
-  });
-  expect(recorded.status(), await recorded.text()).toBe(200);
+  await recordThought(request, person, first.id);
   const mine = (await (await request.get("/api/keepsake", { headers: auth(person) })).json()) as Keepsake;
   const voices = mine.stories.flatMap((s) => s.voices.filter((v) => v.included).map((v) => ({ kind: v.kind, id: v.id })));
   expect(voices).toHaveLength(1);

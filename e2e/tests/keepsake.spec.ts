@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import jsQR from "jsqr";
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from "pdfjs-dist/legacy/build/pdf.mjs";
 import arKeepsake from "../../apps/web/src/locales/ar/keepsake.json" with { type: "json" };
 import enKeepsake from "../../apps/web/src/locales/en/keepsake.json" with { type: "json" };
-import { auth, createUser, STRINGS, signIn, storyByOrder, watchUpTo } from "../pages/journey.ts";
-import { DEMO_FILES } from "../support/console-setup.ts";
+import { createUser, recordThought, STRINGS, signIn, storyByOrder, watchUpTo } from "../pages/journey.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 const KEEPSAKE = { en: enKeepsake, ar: arKeepsake } as const;
@@ -119,15 +118,7 @@ test("a family builds, prints and shares their keepsake; a revoked link stops pl
   const person = await createUser(request);
   await watchUpTo(request, person, 2);
   const first = await storyByOrder(request, person, 1);
-  const recorded = await request.post("/api/story/audio/add", {
-    headers: auth(person),
-    multipart: {
-      story: first.id,
-      index: "1",
-      audio: { name: "audio.mp3", mimeType: "audio/mp4", buffer: readFileSync(DEMO_FILES.answerAudio) },
-    },
-  });
-  expect(recorded.status(), await recorded.text()).toBe(200);
+  await recordThought(request, person, first.id);
 
   // The menu offers the keepsake once there is a recording.
   await signIn(page, person);
