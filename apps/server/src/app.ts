@@ -9,6 +9,7 @@ import { CachingFileStorage, FILES_SHARE } from "./infrastructure/files/memory-c
 import { createSecretStore } from "./infrastructure/secrets/index.ts";
 import { createMessageProvider } from "./infrastructure/sms/index.ts";
 import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
+import { registerAccountDeletion } from "./modules/account/deletion.service.ts";
 import { registerAdminAccess } from "./modules/admin/access.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts";
@@ -121,6 +122,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       messages,
     };
     app.decorate("deps", deps);
+    // Auth's admin API deletes accounts through account's deletion, registered here so auth imports no module.
+    registerAccountDeletion(deps);
     if (config.admin) await deps.auth.service.ensureAdmin(config.admin);
     if (config.seedDemo) await seedDemoProgram(deps, app.log);
     await moveStoryMediaPrivate(deps, app.log);

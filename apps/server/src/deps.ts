@@ -8,6 +8,7 @@ import type { FileStorage } from "./infrastructure/files/file-storage.ts";
 import type { SecretStore } from "./infrastructure/secrets/secret-store.ts";
 import type { MessageProvider } from "./infrastructure/sms/sms-provider.ts";
 import type { AccessTokens } from "./modules/auth/access-tokens.ts";
+import type { AccountDeletionHook } from "./modules/auth/account-deletion.hook.ts";
 import type { AuthService } from "./modules/auth/auth.service.ts";
 import type { LiveSessions } from "./modules/auth/live-sessions.ts";
 import type { PhoneAuthService } from "./modules/auth/phone-auth.service.ts";
@@ -32,6 +33,8 @@ export interface AppDeps {
     service: AuthService;
     /** The spec's phone-number API (/api/sign-up, send-otp, verify-otp, reset and change password, users). */
     phoneAuth: PhoneAuthService;
+    /** The whole deletion of an account (modules/account registers it), which `/auth/v1`'s admin API runs. */
+    accountDeletion: Pick<AccountDeletionHook, "register" | "run">;
   };
   /** SMS / WhatsApp (and e-mail to the outbox): the outbox by default, a Twilio-style provider by env. */
   messages: MessageProvider;

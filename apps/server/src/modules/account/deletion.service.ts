@@ -10,6 +10,13 @@ import { DELETED_PERSON, forgetPerson } from "./account.repository.ts";
 
 type Deps = Pick<AppDeps, "db" | "storage" | "auth">;
 
+/** Makes this the deletion `/auth/v1`'s admin API runs (auth cannot import it: every module imports auth). */
+export function registerAccountDeletion(deps: Deps): void {
+  deps.auth.accountDeletion.register((userId, meta, actor) =>
+    deleteAccountWithFiles(deps, userId, meta, { kind: "admin", actor }),
+  );
+}
+
 /**
  * The one way an account is deleted, whoever asks: the person themselves (/api/account/delete), an admin in the
  * console, or the Supabase-style admin API (DELETE /auth/v1/admin/users/{id}). The rows go together (the database

@@ -4,6 +4,7 @@ import type { MessageBus } from "../../infrastructure/bus/bus.ts";
 import { hitStoreFor } from "../../infrastructure/rate-limit/fixed-window.ts";
 import type { MessageProvider } from "../../infrastructure/sms/index.ts";
 import { AccessTokens } from "./access-tokens.ts";
+import { AccountDeletionHook } from "./account-deletion.hook.ts";
 import { AuthRepository } from "./auth.repository.ts";
 import { AuthService } from "./auth.service.ts";
 import { LiveSessions } from "./live-sessions.ts";
@@ -54,5 +55,6 @@ export async function createAuthDeps(
     sessions,
     service,
     phoneAuth: new PhoneAuthService(deps, { userAccounts: service.accounts, codes: service.codes }),
+    accountDeletion: new AccountDeletionHook(),
   };
 }

@@ -1,6 +1,5 @@
 import cors from "@fastify/cors";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { deleteAccountWithFiles } from "../account/deletion.service.ts";
 import type { AuthService, Caller, RequestMeta } from "./auth.service.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import { disabledFeatureRoutes, idTokenNotEnabled } from "./gotrue.disabled.ts";
@@ -347,8 +346,8 @@ export async function gotrueRoutes(app: FastifyInstance) {
   });
   app.delete<{ Params: { id: string } }>("/admin/users/:id", async (request) => {
     const actor = await requireAdmin(request);
-    // The same deletion as the person's own and the console's: the rows, then their files at once.
-    await deleteAccountWithFiles(app.deps, request.params.id, metaOf(request), { kind: "admin", actor });
+    // The same deletion as the person's own and the console's (modules/account registers it): rows, then files.
+    await app.deps.auth.accountDeletion.run(request.params.id, metaOf(request), actor);
     return {};
   });
   app.post("/invite", async (request) => {
