@@ -1,5 +1,17 @@
 // The boundaries of docs/README.md, kept by `npm run lint` (scripts/lint.mjs runs this with dependency-cruiser).
 // Type-only imports count: a cycle or a reach into another module through `import type` is still a cycle or a reach.
+// The server's layer rules read the role of each module file from apps/server/module-roles.cjs (its suffix or its
+// listing), never the file name alone. That file is read from where dependency-cruiser runs (the paths below are
+// relative to it too), so the lint's self-check cruises its fixture with the fixture's own roles.
+const { existsSync } = require("node:fs");
+const { join } = require("node:path");
+
+const ROLES_FILE = "apps/server/module-roles.cjs";
+const roles = require([process.cwd(), __dirname].map((dir) => join(dir, ROLES_FILE)).find((file) => existsSync(file)));
+const HTTP = roles.pathOfLayers("http");
+const REPOSITORY = roles.pathOfLayers("repository");
+const TESTS = roles.pathOfLayers("test");
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -13,45 +25,53 @@ module.exports = {
     // ── server ──
     {
       name: "server-routes-no-repository",
-      comment: "Routes speak HTTP and call services; only services call repositories.",
+      comment: "Routes and what only they use speak HTTP and call services; only services call repositories.",
       severity: "error",
-      from: { path: "^apps/server/src/.+\\.routes\\.ts$" },
-      to: { path: "\\.repository\\.ts$" },
+      from: { path: HTTP },
+      to: { path: REPOSITORY },
     },
     {
       name: "server-repository-private-to-its-module",
       comment: "A module's repository is private: other modules call its service.",
       severity: "error",
       from: { path: "^apps/server/src/modules/([^/]+)/" },
-      to: { path: "^apps/server/src/modules/[^/]+/[^/]+\\.repository\\.ts$", pathNot: "^apps/server/src/modules/$1/" },
+      to: { path: REPOSITORY, pathNot: "^apps/server/src/modules/$1/" },
     },
     {
       name: "server-repository-only-from-modules",
       comment: "Code outside modules/ (seed, plugins, app) goes through a module's service too.",
       severity: "error",
       from: { path: "^apps/server/src/", pathNot: "^apps/server/src/modules/" },
-      to: { path: "\\.repository\\.ts$" },
+      to: { path: REPOSITORY },
     },
     {
       name: "server-repository-calls-nothing-above",
-      comment: "Repositories hold queries and return rows; services and routes call them, never the other way.",
+      comment: "Repositories hold queries and return rows; every layer above calls them, never the other way.",
       severity: "error",
-      from: { path: "^apps/server/src/.+\\.repository\\.ts$" },
-      to: { path: "\\.(service|routes)\\.ts$" },
+      from: { path: REPOSITORY },
+      to: { path: roles.pathOfLayers("wiring", "http", "service") },
     },
     {
-      name: "server-service-no-routes",
-      comment: "Services hold the rules and know nothing of HTTP: no service imports routes, its own or another module's.",
+      name: "server-services-no-http",
+      comment:
+        "Services, jobs, caches and their helpers hold the rules and know nothing of HTTP: none imports routes or what only routes use.",
       severity: "error",
-      from: { path: "^apps/server/src/.+\\.service\\.ts$" },
-      to: { path: "\\.routes\\.ts$" },
+      from: { path: roles.pathOfLayers("service") },
+      to: { path: HTTP },
     },
     {
-      name: "server-infrastructure-below-modules",
-      comment: "Adapters (files, bus, sms, caches…) serve every module and import none; app.ts hands them to modules.",
+      name: "server-db-and-infrastructure-below-modules",
+      comment: "db/ and the adapters (files, bus, sms, caches…) serve every module and import none; app.ts wires them.",
       severity: "error",
-      from: { path: "^apps/server/src/infrastructure/", pathNot: "\\.test\\.ts$" },
+      from: { path: "^apps/server/src/(db|infrastructure)/", pathNot: "\\.test\\.ts$" },
       to: { path: "^apps/server/src/modules/" },
+    },
+    {
+      name: "server-test-helpers-only-in-tests",
+      comment: "Fixtures and test servers are for tests: running code never imports them.",
+      severity: "error",
+      from: { path: "^apps/server/src/", pathNot: `^apps/server/src/test/|\\.test\\.ts$|${TESTS}` },
+      to: { path: roles.pathOfKinds(["test-helper"]) },
     },
     {
       name: "server-admin-imported-by-no-module",

@@ -1,8 +1,10 @@
 // `npm run lint`: every check that keeps the house in order, each failing the script on a violation.
 //   1. Biome: formatting and lint rules (process.env only in apps/server/src/config.ts: style/noProcessEnv).
 //   2. dependency-cruiser: the import boundaries of .dependency-cruiser.cjs (cycles, routes → repositories, …).
-//   3. Locale parity (scripts/check-locales.mjs).
-//   4. Self-check: each checker, run on a small fixture with one deliberate violation of every rule, must fail;
+//   3. Module roles: every file of apps/server/src/modules has one role, which the import rules read
+//      (apps/server/module-roles.cjs, scripts/check-roles.mjs).
+//   4. Locale parity (scripts/check-locales.mjs).
+//   5. Self-check: each checker, run on a small fixture with one deliberate violation of every rule, must fail;
 //      so a rule that silently stops matching (a renamed folder, a config typo) fails the lint too. The server's
 //      layer rules name their planted import (PLANTED), which no other rule catches: a deleted rule fails it too.
 // `node scripts/lint.mjs --self-check` runs only the last step.
@@ -12,6 +14,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { checkLocales } from "./check-locales.mjs";
+import { checkRoles } from "./check-roles.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const bin = (name) => join(root, "node_modules", ".bin", name);
@@ -25,10 +28,26 @@ const PLANTED = [
   ["server-repository-only-from-modules", "seed/seed.ts", "modules/b/b.repository.ts"],
   ["server-nothing-imports-app", "modules/b/b.service.ts", "app.ts"],
   ["server-repository-calls-nothing-above", "modules/c/c.repository.ts", "modules/c/c.service.ts"],
-  ["server-service-no-routes", "modules/c/c.service.ts", "modules/a/a.routes.ts"],
-  ["server-infrastructure-below-modules", "infrastructure/bus/bus.ts", "modules/c/c.service.ts"],
+  ["server-services-no-http", "modules/c/c.service.ts", "modules/a/a.routes.ts"],
+  ["server-db-and-infrastructure-below-modules", "infrastructure/bus/bus.ts", "modules/c/c.service.ts"],
   ["server-admin-imported-by-no-module", "modules/d/d.service.ts", "modules/admin/audit.service.ts"],
+  // The rules read roles, not suffixes: files whose role is listed in module-roles.cjs, not named for it.
+  ["server-services-no-http", "modules/e/worker.ts", "modules/a/a.routes.ts"],
+  ["server-repository-calls-nothing-above", "modules/c/c.repository.ts", "modules/c/c-cache.ts"],
+  ["server-routes-no-repository", "modules/a/a-page.ts", "modules/a/a.repository.ts"],
+  ["server-db-and-infrastructure-below-modules", "db/schema.ts", "modules/c/c.service.ts"],
+  ["server-test-helpers-only-in-tests", "seed/seed.ts", "modules/e/e.test-helpers.ts"],
 ];
+// The fixture's own files whose role is listed, not named: a job, a cache, an HTTP page, a helper, plus a listed file
+// that does not exist and a routes file listed as a job (two roles). modules/e/loose.ts has no role.
+const FIXTURE_ROLES = {
+  "e/worker.ts": "job",
+  "c/c-cache.ts": "cache",
+  "a/a-page.ts": "http",
+  "a/leak.ts": "logic",
+  "e/gone.ts": "logic",
+  "e/e.routes.ts": "job",
+};
 
 const onlySelfCheck = process.argv.includes("--self-check");
 const failures = [];
@@ -46,6 +65,11 @@ if (!onlySelfCheck) {
   step("import boundaries (dependency-cruiser)", () => {
     const r = spawnSync(bin("depcruise"), [...CRUISED, "--config", DEPCRUISE_CONFIG], { cwd: root, stdio: "inherit" });
     return r.status === 0;
+  });
+  step("module roles", () => {
+    const problems = checkRoles(root);
+    for (const p of problems) console.error(`  roles: ${p}`);
+    return problems.length === 0;
   });
   step("locale parity", () => {
     const problems = checkLocales(join(root, "apps", "web", "src", "locales"));
@@ -74,8 +98,26 @@ function selfCheck() {
     write("apps/server/src/modules/a/a.routes.ts", 'import { q } from "./a.repository.ts";\nexport const x = q;\n');
     write("apps/server/src/modules/a/a.service.ts", 'import { r } from "../b/b.repository.ts";\nexport const y = r;\n');
     write("apps/server/src/modules/b/b.service.ts", 'import { app } from "../../app.ts";\nexport const z = app;\n');
-    write("apps/server/src/seed/seed.ts", 'import { r } from "../modules/b/b.repository.ts";\nexport const s = r;\n');
-    write("apps/server/src/modules/c/c.repository.ts", 'import { t } from "./c.service.ts";\nexport const u = t;\n');
+    write(
+      "apps/server/src/seed/seed.ts",
+      'import { r } from "../modules/b/b.repository.ts";\nimport { f } from "../modules/e/e.test-helpers.ts";\nexport const s = [r, f];\n',
+    );
+    write(
+      "apps/server/src/modules/c/c.repository.ts",
+      'import { t } from "./c.service.ts";\nimport { k } from "./c-cache.ts";\nexport const u = [t, k];\n',
+    );
+    write("apps/server/src/modules/c/c-cache.ts", "export const k = 1;\n");
+    write("apps/server/src/modules/e/worker.ts", 'import { x } from "../a/a.routes.ts";\nexport const job = x;\n');
+    write("apps/server/src/modules/e/loose.ts", 'import { x } from "../a/a.routes.ts";\nexport const loose = x;\n');
+    write("apps/server/src/modules/e/e.routes.ts", "export const both = 1;\n");
+    write("apps/server/src/modules/e/e.test-helpers.ts", "export const f = 1;\n");
+    write("apps/server/src/modules/a/a-page.ts", 'import { q } from "./a.repository.ts";\nexport const page = q;\n');
+    write("apps/server/src/db/schema.ts", 'import { t } from "../modules/c/c.service.ts";\nexport const schema = t;\n');
+    write(
+      "apps/server/module-roles.cjs",
+      `const roles = require(${JSON.stringify(join(root, "apps/server/module-roles.cjs"))});\n` +
+        `module.exports = { ...roles, ...roles.defineRoles(${JSON.stringify(FIXTURE_ROLES)}) };\n`,
+    );
     write("apps/server/src/modules/admin/audit.service.ts", "export const audit = 1;\n");
     write(
       "apps/server/src/modules/d/d.service.ts",
@@ -141,6 +183,17 @@ function selfCheck() {
       !fired.has(`server-repository-private-to-its-module ${ownRepository}`),
     );
     expect("an infrastructure test may import a module", ![...fired].some((f) => f.includes("infrastructure/bus/bus.test.ts")));
+
+    // A module file without a role fails the lint, whatever it imports; so do a stale listing and two roles at once.
+    const roles = checkRoles(dir);
+    const modules = "apps/server/src/modules/";
+    expect(
+      `the roles check reports only the fixture's faults (got: ${roles.join("; ")})`,
+      roles.length === 3 &&
+        roles.some((p) => p.startsWith(`${modules}e/loose.ts: no role`)) &&
+        roles.some((p) => p.startsWith(`${modules}e/e.routes.ts: two roles`)) &&
+        roles.some((p) => p.includes("e/gone.ts does not exist")),
+    );
 
     // Biome reads the repo's own configuration, copied beside the fixture (overrides match relative paths).
     const biome = JSON.parse(readFileSync(join(root, "biome.json"), "utf8"));

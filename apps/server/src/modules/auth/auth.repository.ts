@@ -9,9 +9,14 @@ import type {
   SessionsTable,
   UsersTable,
 } from "../../db/schema.ts";
-import type { LiveSessionRow } from "./live-sessions.ts";
 
 export type UserRow = Selectable<UsersTable>;
+/** What the database says about a session live-sessions.ts does not hold: its user, and until when it may stay idle. */
+export interface LiveSessionRow {
+  userId: string;
+  /** Epoch ms after which the session has been idle too long (Infinity when inactivity never ends it). */
+  idleUntil: number;
+}
 export type IdentityRow = Selectable<IdentitiesTable>;
 export type FactorRow = Selectable<MfaFactorsTable>;
 export type SessionRow = Selectable<SessionsTable>;

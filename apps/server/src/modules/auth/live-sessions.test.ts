@@ -5,8 +5,9 @@ import type { App } from "../../deps.ts";
 import { InProcessBus } from "../../infrastructure/bus/in-process-bus.ts";
 import { createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
 import { createTestUser } from "../../test/test-users.ts";
+import type { LiveSessionRow } from "./auth.repository.ts";
 import { REFRESH_REUSE_GRACE_MS } from "./auth-core.ts";
-import { type LiveSessionRow, LiveSessions } from "./live-sessions.ts";
+import { LiveSessions } from "./live-sessions.ts";
 
 /**
  * The live-session cache: an authenticated request costs no database round trip, and a session that ends is

@@ -2,13 +2,7 @@ import type { DatabaseHandle } from "../../db/database.ts";
 import type { MessageBus } from "../../infrastructure/bus/bus.ts";
 import { Cache } from "../../infrastructure/cache/cache.ts";
 import { type Changed, onTableChanges } from "../../infrastructure/cache/table-changes.ts";
-
-/** What the database says about a session the cache does not hold: its user, and until when it may stay idle. */
-export interface LiveSessionRow {
-  userId: string;
-  /** Epoch ms after which the session has been idle too long (Infinity when inactivity never ends it). */
-  idleUntil: number;
-}
+import type { LiveSessionRow } from "./auth.repository.ts";
 
 export const SESSIONS_ENDED_CHANNEL = "auth_sessions_ended";
 
