@@ -9,7 +9,6 @@ import type {
   Language,
 } from "@hikaya/contracts";
 import { mediaFor } from "@hikaya/contracts";
-import QRCode from "qrcode";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
@@ -147,8 +146,29 @@ export async function chosenVoices(deps: Deps, userId: string, voices: Map<strin
   return { title: row.title, dedication: row.dedication, chosen };
 }
 
+/** What a printed code is drawn with: a quiet zone of two modules, and level M (15 % of it may be smudged). */
+export const QR_OPTIONS = { ecc: "M", border: 2 } as const;
+
+/**
+ * A link's QR code as SVG: one stroke, a line through each run of dark modules on a row (at mid-height). uqr's own
+ * renderSVG draws every module as its own square, about five times the bytes, and a book holds a code per voice.
+ */
 export async function qrSvgOf(url: string): Promise<string> {
-  return QRCode.toString(url, { type: "svg", margin: 2, errorCorrectionLevel: "M" });
+  // Loaded when a keepsake is drawn, not at start-up (lazy-start.test.ts).
+  const { encode } = await import("uqr");
+  const { data, size } = encode(url, QR_OPTIONS);
+  let runs = "";
+  data.forEach((row, y) => {
+    let end: number | null = null; // where the row's last run ended: the next one moves on from there
+    for (let x = 0; x < size; x++) {
+      if (!row[x]) continue;
+      const start = x;
+      while (row[x + 1]) x++;
+      runs += `${end === null ? `M${start} ${y}.5` : `m${start - end} 0`}h${x + 1 - start}`;
+      end = x + 1;
+    }
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges"><path fill="#fff" d="M0 0h${size}v${size}H0z"/><path stroke="#000" d="${runs}"/></svg>`;
 }
 
 async function linkView(deps: Deps, row: KeepsakeLinksTable): Promise<KeepsakeLink> {
