@@ -4,7 +4,8 @@
 //   3. Module roles: every file of apps/server/src/modules has one role, which the import rules read
 //      (apps/server/module-roles.cjs, scripts/check-roles.mjs).
 //   4. Locale parity (scripts/check-locales.mjs).
-//   5. Self-check: each checker, run on a small fixture with one deliberate violation of every rule, must fail;
+//   5. House rules (scripts/check-house.mjs): every CONTEXT.md within 120 columns, `@types/*` only in devDependencies.
+//   6. Self-check: each checker, run on a small fixture with one deliberate violation of every rule, must fail;
 //      so a rule that silently stops matching (a renamed folder, a config typo) fails the lint too. The server's
 //      layer rules name their planted import (PLANTED), which no other rule catches: a deleted rule fails it too.
 // `node scripts/lint.mjs --self-check` runs only the last step.
@@ -13,6 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { checkContextWidths, checkTypesInDevDependencies } from "./check-house.mjs";
 import { checkLocales } from "./check-locales.mjs";
 import { checkRoles } from "./check-roles.mjs";
 
@@ -74,6 +76,11 @@ if (!onlySelfCheck) {
   step("locale parity", () => {
     const problems = checkLocales(join(root, "apps", "web", "src", "locales"));
     for (const p of problems) console.error(`  locales: ${p}`);
+    return problems.length === 0;
+  });
+  step("house rules (CONTEXT.md width, @types in devDependencies)", () => {
+    const problems = [...checkContextWidths(root), ...checkTypesInDevDependencies(root)];
+    for (const p of problems) console.error(`  house: ${p}`);
     return problems.length === 0;
   });
 }
@@ -150,6 +157,13 @@ function selfCheck() {
     write("apps/web/src/locales/en/common.json", JSON.stringify({ a: { b: "B", c: "C" } }));
     write("apps/web/src/locales/ar/common.json", JSON.stringify({ a: { b: "ب" } }));
     write("apps/web/src/locales/en/extra.json", JSON.stringify({ d: "D" }));
+    // A CONTEXT.md line one column too wide (and one exactly 120 wide, allowed); an @types package in dependencies.
+    write("apps/server/CONTEXT.md", `# server\n\n${"a".repeat(120)}\n${"ب".repeat(121)}\n`);
+    write("package.json", JSON.stringify({ workspaces: ["apps/server"], devDependencies: { "@types/node": "1" } }));
+    write(
+      "apps/server/package.json",
+      JSON.stringify({ dependencies: { "@types/x": "1" }, devDependencies: { "@types/y": "1" } }),
+    );
 
     let ok = true;
     const expect = (what, condition) => {
@@ -214,6 +228,17 @@ function selfCheck() {
     expect(
       "locale parity reports the missing Arabic file",
       problems.some((p) => p.includes("ar/extra.json: missing")),
+    );
+
+    const wide = checkContextWidths(dir);
+    expect(
+      `the width check reports the 121-column line only (got: ${wide.join("; ")})`,
+      wide.length === 1 && wide[0]?.startsWith("apps/server/CONTEXT.md:4: 121 columns"),
+    );
+    const types = checkTypesInDevDependencies(dir);
+    expect(
+      `the @types check reports the one in dependencies only (got: ${types.join("; ")})`,
+      types.join() === "apps/server/package.json: @types/x belongs in devDependencies",
     );
     return ok;
   } finally {
