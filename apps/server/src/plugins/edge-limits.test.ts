@@ -115,7 +115,7 @@ describe("rate limits on writes", () => {
     expect(codes[perAccount]).toBe(429);
   });
 
-  // Replicas run on PostgreSQL only (ARCHITECTURE.md, scale path); SQLite's one server counts in memory.
+  // Replicas run on PostgreSQL only (docs/runbook.md, "Replicas"); SQLite's one server counts in memory.
   it.runIf(testDialect() === "postgres")(
     "the counts live in the database: a second replica sees the first one's hits",
     async () => {

@@ -32,7 +32,7 @@ export const hashOf = (token: string) => createHash("sha256").update(token).dige
 /** Tokens are 43 base64url characters; anything else is refused before it reaches a query. */
 export const isWellFormedToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
 
-/** Links are built from PUBLIC_URL, never from a request header (ARCHITECTURE.md). */
+/** Links are built from PUBLIC_URL, never from a request header (docs/runbook.md, "PUBLIC_URL"). */
 export const linkUrl = (config: AppDeps["config"], token: string) =>
   `${config.publicUrl ?? `http://localhost:${config.port}`}/k/${token}`;
 
