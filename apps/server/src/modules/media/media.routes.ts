@@ -49,7 +49,12 @@ function withoutRedirect(storage: FileStorage): FileStorage {
   });
 }
 
-/** What GET /api/media/stream answers for a video address: its stream and captions, if the address is valid. */
+const badLink = () => new AppError("forbidden", "This link has expired or is not valid");
+
+/**
+ * What GET /api/media/stream answers for a video address: its stream and captions. A story's private video whose
+ * signature is missing, wrong or expired is refused (403), as its file would be; an outside address has no stream.
+ */
 async function streamFor(deps: FastifyInstance["deps"], src: string) {
   const object = objectOf(src);
   if (!object) return NO_STREAM;
@@ -58,11 +63,18 @@ async function streamFor(deps: FastifyInstance["deps"], src: string) {
     const query = new URLSearchParams(src.split("?")[1] ?? "");
     const expires = Number(query.get("expires"));
     const given = query.get("signature") ?? undefined;
-    if (!isValidLink(deps, mediaLinkSubject(object.key), expires, given)) return NO_STREAM;
+    if (!isValidLink(deps, mediaLinkSubject(object.key), expires, given)) throw badLink();
     signature = { expires: String(expires), signature: given ?? "" };
   }
   return streamOf(deps, src, signature);
 }
+
+/** The captions editor's answer after a save: the stream as the video's address gives it, or none. */
+const streamAfterEdit = (deps: FastifyInstance["deps"], src: string) =>
+  streamFor(deps, src).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "forbidden") return NO_STREAM;
+    throw error;
+  });
 
 export async function mediaRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -77,8 +89,7 @@ export async function mediaRoutes(fastify: FastifyInstance) {
       const { expires, signature } = request.params;
       const key = request.params["*"];
       const owner = ownerKeyOf(key);
-      if (!owner || !isValidLink(app.deps, mediaLinkSubject(owner), expires, signature))
-        throw new AppError("forbidden", "This link has expired or is not valid");
+      if (!owner || !isValidLink(app.deps, mediaLinkSubject(owner), expires, signature)) throw badLink();
       // Captions too: a <track> fetched from another origin (S3) would need CORS and a crossorigin attribute.
       const storage = key.endsWith(".m3u8") || key.endsWith(".vtt") ? withoutRedirect(app.deps.storage) : app.deps.storage;
       return sendObject(request, reply, storage, STORY_MEDIA_BUCKET, key, SIGNED_CACHE_CONTROL);
@@ -92,7 +103,7 @@ export async function mediaRoutes(fastify: FastifyInstance) {
         tags: ["media"],
         summary: "The HLS version of a video the caller was given (its signed link or public address), once processed",
         querystring: mediaStreamQuerySchema,
-        response: { 200: mediaStreamSchema, ...errorResponses(400) },
+        response: { 200: mediaStreamSchema, ...errorResponses(400, 403) },
       },
     },
     async (request, reply) => {
@@ -129,7 +140,7 @@ export async function mediaRoutes(fastify: FastifyInstance) {
     // Answers what GET /api/media/stream now says for the address, so the editor shows the saved file at once.
     async (request) => {
       await saveCaptions(app.deps, actorOf(await requireOperator(request)), request.body);
-      return streamFor(app.deps, request.body.src);
+      return streamAfterEdit(app.deps, request.body.src);
     },
   );
 
@@ -145,7 +156,7 @@ export async function mediaRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await removeCaptions(app.deps, actorOf(await requireOperator(request)), request.body);
-      return streamFor(app.deps, request.body.src);
+      return streamAfterEdit(app.deps, request.body.src);
     },
   );
 }
