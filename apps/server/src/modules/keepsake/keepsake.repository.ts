@@ -126,8 +126,15 @@ export async function liveLinksOf(db: Db, userId: string, now: string) {
     .execute();
 }
 
+/** A link by its token's hash, with its family's ban (`banned_until`) read in the same statement. */
 export async function findLinkByHash(db: Db, tokenHash: string) {
-  return tables(db).selectFrom("keepsake_links").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
+  return tables(db)
+    .selectFrom("keepsake_links")
+    .innerJoin("users", "users.id", "keepsake_links.user_id")
+    .selectAll("keepsake_links")
+    .select("users.banned_until as owner_banned_until")
+    .where("keepsake_links.token_hash", "=", tokenHash)
+    .executeTakeFirst();
 }
 
 /** Revokes one link of the person; false when they have no such live link. */

@@ -290,6 +290,75 @@ describe("share links", () => {
   });
 });
 
+describe("a blocked or banned family's links (issue 37)", () => {
+  /** The book link's page and a voice link's audio, as a relative would open them. */
+  const sharedVoice = async (family: KeepsakeFamily) => {
+    const k = await share(family, "never", "ar");
+    const voice = pathOf(k.stories[0]?.voices[0]?.link?.url ?? "");
+    return { page: pathOf(bookLink(k).url), voice, audio: `${voice}/recording-${family.recordingId}/audio` };
+  };
+  const expectSuspended = async (links: Awaited<ReturnType<typeof sharedVoice>>) => {
+    for (const path of [links.page, links.voice]) {
+      const page = await get(path);
+      expect(page.statusCode, path).toBe(404);
+      expect(page.body).toContain("This link does not work");
+      expect(page.body).toContain("هذا الرابط لا يعمل");
+    }
+    expect((await get(links.audio)).statusCode).toBe(404);
+    expect((await get(links.audio, { range: "bytes=0-43" })).statusCode).toBe(404);
+  };
+  const expectShared = async (links: Awaited<ReturnType<typeof sharedVoice>>) => {
+    expect((await get(links.page)).statusCode).toBe(200);
+    expect((await get(links.voice)).statusCode).toBe(200);
+    const audio = await get(links.audio, { range: "bytes=0-3" });
+    expect(audio.statusCode).toBe(206);
+    expect(audio.rawPayload.toString("latin1")).toBe("RIFF");
+  };
+
+  it("are suspended while the console blocks the family, and the same links play again once unblocked", async () => {
+    const family = await seedFamily(t.app);
+    const links = await sharedVoice(family);
+    await expectShared(links);
+    const block = (blocked: boolean) =>
+      t.app.inject({
+        method: "PUT",
+        url: `/api/admin/users/${family.user.id}/block`,
+        headers: admin.headers,
+        payload: { blocked },
+      });
+    expect((await block(true)).statusCode).toBe(200);
+    await expectSuspended(links);
+    // Suspended, not revoked: nothing about the links themselves changed.
+    expect((await linkRows(family.user.id)).every((r) => r.revoked_at === null)).toBe(true);
+    expect((await block(false)).statusCode).toBe(200);
+    await expectShared(links);
+  });
+
+  it("are suspended while the admin API bans the family (ban_duration), and work again when the ban is lifted", async () => {
+    const family = await seedFamily(t.app);
+    const links = await sharedVoice(family);
+    const key = t.app.deps.auth.keys.serviceRoleKey;
+    const ban = (ban_duration: string) =>
+      t.app.inject({
+        method: "PUT",
+        url: `/auth/v1/admin/users/${family.user.id}`,
+        headers: { apikey: key, authorization: `Bearer ${key}` },
+        payload: { ban_duration },
+      });
+    expect((await ban("24h")).statusCode).toBe(200);
+    await expectSuspended(links);
+    expect((await ban("none")).statusCode).toBe(200);
+    await expectShared(links);
+    // A ban that has run out suspends nothing.
+    await t.app.deps.db
+      .updateTable("users")
+      .set({ banned_until: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", family.user.id)
+      .execute();
+    await expectShared(links);
+  });
+});
+
 describe("an admin's printable copy", () => {
   it("is for admins only and is written in the audit log", async () => {
     const family = await seedFamily(t.app);

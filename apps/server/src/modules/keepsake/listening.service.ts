@@ -27,12 +27,20 @@ export const slugOf = (v: Pick<VoiceEntry, "kind" | "id">) => `${v.kind}-${v.id}
 
 /**
  * The live link a token opens. Revoked, expired, malformed and unknown tokens all end the same way, a 404 that
- * says nothing about which it was.
+ * says nothing about which it was. So does the link of a family that is blocked (the console) or banned (the admin
+ * API): suspended, not revoked, so the same links work again once the ban ends. The ban is read with the link, on
+ * every request, so no cache can keep a blocked family's voices shared.
  */
 async function liveLink(deps: Deps, token: string): Promise<KeepsakeLinksTable> {
   if (!isWellFormedToken(token)) throw notFound("This link is not valid");
   const link = await findLinkByHash(deps.db, hashOf(token));
-  if (!link || link.revoked_at !== null || (link.expires_at !== null && link.expires_at <= new Date().toISOString()))
+  const now = new Date().toISOString();
+  if (
+    !link ||
+    link.revoked_at !== null ||
+    (link.expires_at !== null && link.expires_at <= now) ||
+    (link.owner_banned_until !== null && link.owner_banned_until > now)
+  )
     throw notFound("This link is not valid");
   return link;
 }
