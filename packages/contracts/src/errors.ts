@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   "invalid_username",
   "phone_in_use",
   "account_blocked",
+  /** The account has a verified authenticator factor and this session has not passed it (GoTrue's aal2 rule). */
+  "mfa_required",
   // The console.
   "search_too_long",
   "invite_invalid",

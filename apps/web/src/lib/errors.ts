@@ -21,6 +21,9 @@ const AUTH_CODE_TO_KEY: Record<string, string> = {
   bad_jwt: "token_expired",
   no_authorization: "unauthorized",
   user_banned: "account_blocked",
+  insufficient_aal: "mfa_required",
+  mfa_verification_failed: "mfa_invalid_code",
+  mfa_challenge_expired: "mfa_invalid_code",
 };
 
 interface AuthLikeError {
