@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { forbidden, unauthorized } from "../../errors.ts";
 import { addRouteOnRequest } from "../../plugins/route-hooks.ts";
-import { type AuthContext, accessTokenOf, authOfToken, type OperatorRole, optionalUser } from "../auth/guards.ts";
+import {
+  type AuthContext,
+  accessTokenOf,
+  authOfToken,
+  type OperatorRole,
+  optionalUser,
+  requireSecondFactor,
+} from "../auth/guards.ts";
 
 /**
  * The one place that says who may call each /api/admin route. `facilitator` means admins and facilitators,
@@ -111,7 +118,8 @@ declare module "fastify" {
 
 /**
  * Call once on the root instance before any route is registered: checks that every /api/admin route has a
- * rule, and refuses a visitor (401) or a role the rule does not allow (403) before the route runs.
+ * rule, and refuses a visitor (401), a role the rule does not allow (403), or an operator with a verified factor
+ * whose session has not passed it (403 mfa_required, guards.ts requireSecondFactor) before the route runs.
  */
 export function registerAdminAccess(app: FastifyInstance): void {
   const keys: string[] = [];
@@ -132,6 +140,7 @@ export function registerAdminAccess(app: FastifyInstance): void {
     const auth = await callerOf(request, key);
     if (!auth) throw unauthorized("Please log in.");
     if (!needed || !roleAllows(auth.operatorRole, needed)) throw forbidden("Your role does not allow this");
+    await requireSecondFactor(request, auth);
   };
   // A hook of the /api/admin routes only (addRouteOnRequest): no other request pays for it.
   function checkAccess(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import { actorOf, audit } from "../audit/audit.service.ts";
-import { requireAdminAtAal2 } from "../auth/guards.ts";
+import { requireAdmin } from "../auth/guards.ts";
 
 /**
  * The service-role key for server-to-server admin calls (README), for an admin who asks for it in the
@@ -23,7 +23,7 @@ export async function serviceRoleKeyRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const auth = await requireAdminAtAal2(request);
+      const auth = await requireAdmin(request);
       reply.header("cache-control", "no-store");
       await audit(app.deps.db, actorOf(auth), "keys.service_role_shown", { type: "keys" });
       return { serviceRoleKey: app.deps.auth.keys.serviceRoleKey };

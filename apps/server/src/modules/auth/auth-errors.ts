@@ -109,6 +109,11 @@ export const authErrors = {
     new AuthError(403, "insufficient_aal", "AAL2 session is required to change the password when MFA is enabled.", {
       appCode: "forbidden",
     }),
+  /** The admin API with an admin person's token whose session has not passed their factor. */
+  aal2ForAdmin: () =>
+    new AuthError(403, "insufficient_aal", "AAL2 session is required to use the admin API when MFA is enabled.", {
+      appCode: "mfa_required",
+    }),
   /** /api/account/phone and its verify: 403 forbidden, as aal2ToChangePassword. */
   aal2ToChangePhone: () =>
     new AuthError(403, "insufficient_aal", "AAL2 session is required to change the phone when MFA is enabled.", {

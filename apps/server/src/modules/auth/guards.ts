@@ -15,6 +15,8 @@ export interface AuthContext {
 declare module "fastify" {
   interface FastifyRequest {
     authContext?: Promise<AuthContext | null>;
+    /** The operator's second-factor check, once per request however many guards ask. */
+    secondFactorChecked?: Promise<void>;
   }
 }
 
@@ -71,40 +73,52 @@ export async function requireUser(request: FastifyRequest): Promise<AuthContext>
   return auth;
 }
 
+/**
+ * One MFA rule for whatever an operator does as an operator: with a verified factor on the account, only a session
+ * that passed it (aal2) may, as GoTrue asks for credential changes. The session's level is read live, never only the
+ * token's claim (removing a factor drops its sessions to aal1). 403 `mfa_required` with details
+ * `{ reason: "insufficient_aal" }`, GoTrue's name. An operator without a factor is unaffected.
+ */
+export function requireSecondFactor(request: FastifyRequest, auth: AuthContext): Promise<void> {
+  request.secondFactorChecked ??= request.server.deps.auth.service.needsSecondFactor(auth).then((needed) => {
+    if (needed) throw new AppError("mfa_required", "Verify with your authenticator app first", { reason: "insufficient_aal" });
+  });
+  return request.secondFactorChecked;
+}
+
+/** An admin; at aal2 when they have a factor (requireSecondFactor). */
 export async function requireAdmin(request: FastifyRequest): Promise<AuthContext> {
   const auth = await requireUser(request);
   if (!auth.isAdmin) throw forbidden("Admins only");
+  await requireSecondFactor(request, auth);
   return auth;
 }
 
 /**
- * An admin whose session passed their second factor, when they have one: for what a stolen password alone must not
- * reach (the service-role key). 403 with details `{ reason: "insufficient_aal" }`, as GoTrue names it.
+ * Anyone who works in the console (admin or facilitator), at aal2 when they have a factor; what each may do is
+ * decided per route in modules/admin/access.ts.
  */
-export async function requireAdminAtAal2(request: FastifyRequest): Promise<AuthContext> {
-  const auth = await requireAdmin(request);
-  if (await request.server.deps.auth.service.needsSecondFactor(auth))
-    throw new AppError("forbidden", "Verify your second factor first", { reason: "insufficient_aal" });
-  return auth;
-}
-
-/** Anyone who works in the console (admin or facilitator); what each may do is decided per route in modules/admin/access.ts. */
 export async function requireOperator(request: FastifyRequest): Promise<AuthContext> {
   const auth = await requireUser(request);
   if (!auth.operatorRole) throw forbidden("Operators only");
+  await requireSecondFactor(request, auth);
   return auth;
 }
 
-/** A user may act on their own record; admins on anyone's. */
+/** A user may act on their own record; admins on anyone's (at aal2 when they have a factor). */
 export async function requireSelfOrAdmin(request: FastifyRequest, userId: string): Promise<AuthContext> {
   const auth = await requireUser(request);
-  if (auth.userId !== userId && !auth.isAdmin) throw forbidden();
+  if (auth.userId === userId) return auth;
+  if (!auth.isAdmin) throw forbidden();
+  await requireSecondFactor(request, auth);
   return auth;
 }
 
 /** A user may read their own record; admins and facilitators anyone's (the console's people pages). */
 export async function requireSelfOrOperator(request: FastifyRequest, userId: string): Promise<AuthContext> {
   const auth = await requireUser(request);
-  if (auth.userId !== userId && !auth.operatorRole) throw forbidden();
+  if (auth.userId === userId) return auth;
+  if (!auth.operatorRole) throw forbidden();
+  await requireSecondFactor(request, auth);
   return auth;
 }

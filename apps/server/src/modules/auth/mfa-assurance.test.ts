@@ -163,7 +163,7 @@ describe("an aal1 session of an account with a verified factor", () => {
       });
     const refused = await showKey(thief);
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ code: "forbidden", details: { reason: "insufficient_aal" } });
+    expect(await refused.json()).toMatchObject({ code: "mfa_required", details: { reason: "insufficient_aal" } });
     const shown = await showKey(owner);
     expect(shown.status).toBe(200);
     expect(await shown.json()).toEqual({ serviceRoleKey: s.serviceRoleKey });

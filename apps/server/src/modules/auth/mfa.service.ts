@@ -143,7 +143,7 @@ export class MfaService extends AuthCore {
     return { id: factor.id };
   }
 
-  /** Whether a signed-in session still has to pass the account's verified factor (guards.ts requireAdminAtAal2). */
+  /** Whether a signed-in session still has to pass the account's verified factor (guards.ts requireSecondFactor). */
   async needsSecondFactor(auth: { userId: string; sessionId: string }): Promise<boolean> {
     const session = await this.repo.findSession(auth.sessionId);
     return !session || (await this.lacksSecondFactor(auth.userId, session));
