@@ -47,8 +47,18 @@ export const verifyOtpRequestSchema = z.object({
   otp: z.string().trim().min(1, "Please enter OTP").max(40).transform(normalizeDigits),
   user: z.string().trim().min(1).max(64),
 });
-/** A reset token: single use, 10 minutes, good only for POST /api/reset-password. */
-export const verifyOtpResponseSchema = z.object({ token: z.string() });
+/**
+ * A reset token: single use, 10 minutes, good only for POST /api/reset-password. An account with a verified
+ * authenticator factor also gets `mfa`: a session at aal1 (GoTrue's recovery session) that must pass the factor
+ * (`/auth/v1/factors/{factorId}/challenge` and `/verify`, which raise it to aal2) before reset-password, sent with the
+ * aal2 access token, sets the password.
+ */
+export const verifyOtpResponseSchema = z.object({
+  token: z.string(),
+  mfa: z
+    .object({ factorId: z.string(), accessToken: z.string(), refreshToken: z.string(), expiresAt: z.number() })
+    .optional(),
+});
 
 export const resetPasswordRequestSchema = z.object({
   password,

@@ -54,7 +54,11 @@ export async function createAuthDeps(
     tokens,
     sessions,
     service,
-    phoneAuth: new PhoneAuthService(deps, { userAccounts: service.accounts, codes: service.codes }),
+    phoneAuth: new PhoneAuthService(deps, {
+      userAccounts: service.accounts,
+      codes: service.codes,
+      sessions: service.sessions,
+    }),
     accountDeletion: new AccountDeletionHook(),
   };
 }

@@ -49,8 +49,16 @@ export class CodesService extends AuthCore {
     return { code, tokenHash };
   }
 
-  /** Checks a typed code: at most OTP_MAX_ATTEMPTS wrong tries, then it is spent; single use. */
-  async consumeCode(purposes: OtpPurpose[], relatesTo: string, code: unknown): Promise<OneTimeTokenRow> {
+  /**
+   * Checks a typed code: at most OTP_MAX_ATTEMPTS wrong tries, then it is spent; single use. `beforeSpending` runs
+   * when the code matched, before it is spent: a refusal there leaves the code usable and counts no wrong try.
+   */
+  async consumeCode(
+    purposes: OtpPurpose[],
+    relatesTo: string,
+    code: unknown,
+    beforeSpending?: () => Promise<void>,
+  ): Promise<OneTimeTokenRow> {
     const now = new Date().toISOString();
     const row = await this.repo.latestActiveToken(relatesTo, purposes, now);
     if (!row) {
@@ -66,6 +74,7 @@ export class CodesService extends AuthCore {
       const spent = await this.repo.failTokenAttempt(row, OTP_MAX_ATTEMPTS, now);
       throw spent ? authErrors.otpSpent() : authErrors.otpInvalid();
     }
+    await beforeSpending?.();
     if (!(await this.repo.consumeToken(row, now))) throw authErrors.otpInvalid();
     return row;
   }

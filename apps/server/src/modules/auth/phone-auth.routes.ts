@@ -24,7 +24,7 @@ import { sendError, toAppError } from "../../plugins/error-handler.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import type { Caller, RequestMeta } from "./auth.service.ts";
 import { AuthError } from "./auth-errors.ts";
-import { requireAdmin, requireUser } from "./guards.ts";
+import { optionalUser, requireAdmin, requireUser } from "./guards.ts";
 import { chooseLanguage, languageFromHeader } from "./texts.ts";
 
 const meta = (request: FastifyRequest): RequestMeta => {
@@ -151,10 +151,14 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["auth"],
         body: resetPasswordRequestSchema,
-        response: { 200: accountMessageSchema, ...errorResponses(400, 422) },
+        response: { 200: accountMessageSchema, ...errorResponses(400, 403, 422) },
       },
     },
-    async (request) => phoneAuth().resetPassword(request.body, meta(request)),
+    async (request) => {
+      // The recovery session that passed the account's factor, if any; a stale or bad token counts as none.
+      const session = await optionalUser(request).catch(() => null);
+      return phoneAuth().resetPassword(request.body, meta(request), session);
+    },
   );
 
   app.post(

@@ -3,10 +3,17 @@ import { AppError, forbidden, notFound } from "../../errors.ts";
 import { AuthCore, type AuthCoreDeps, type Caller, RESET_TOKEN_TTL_MS, type RequestMeta } from "./auth-core.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
+import type { SessionsService } from "./sessions.service.ts";
 import { phoneWithCountry, resolveCountry } from "./phone.ts";
 import { randomToken, verifyPassword } from "./secrets.ts";
 import { authText } from "./texts.ts";
 import type { UserAccountsService } from "./user-accounts.service.ts";
+
+/** What a correct reset code buys (`verifyOtpResponseSchema`). */
+export interface VerifiedReset {
+  token: string;
+  mfa?: { factorId: string; accessToken: string; refreshToken: string; expiresAt: number };
+}
 
 /**
  * The spec's phone-number account calls (/api/sign-up, send-otp, verify-otp, reset-password,
@@ -15,11 +22,16 @@ import type { UserAccountsService } from "./user-accounts.service.ts";
 export class PhoneAuthService extends AuthCore {
   readonly #userAccounts: UserAccountsService;
   readonly #codes: CodesService;
+  readonly #sessions: SessionsService;
 
-  constructor(deps: AuthCoreDeps, parts: { userAccounts: UserAccountsService; codes: CodesService }) {
+  constructor(
+    deps: AuthCoreDeps,
+    parts: { userAccounts: UserAccountsService; codes: CodesService; sessions: SessionsService },
+  ) {
     super(deps);
     this.#userAccounts = parts.userAccounts;
     this.#codes = parts.codes;
+    this.#sessions = parts.sessions;
   }
 
   #phone(country: string, phoneNumber: string): { e164: string; dialCode: string; national: string } {
@@ -127,8 +139,12 @@ export class PhoneAuthService extends AuthCore {
     await this.audit(user.id, "api_recovery_requested", meta, { known: true, by: "admin" });
   }
 
-  /** A correct code buys a short-lived, single-use reset token. */
-  async verifyOtp(input: { otp: string; user: string }, meta: RequestMeta): Promise<{ token: string }> {
+  /**
+   * A correct code buys a short-lived, single-use reset token. With a verified authenticator factor the SMS code
+   * alone sets no password (GoTrue refuses recovery at aal1 the same way): it also buys an aal1 session, which must
+   * pass the factor before resetPassword accepts the token.
+   */
+  async verifyOtp(input: { otp: string; user: string }, meta: RequestMeta): Promise<VerifiedReset> {
     await this.limiter.hit("verifyPerIp", meta.ip);
     await this.limiter.hit("verifyPerAccount", input.user);
     try {
@@ -142,14 +158,42 @@ export class PhoneAuthService extends AuthCore {
     const secret = randomToken();
     await this.#codes.issueCode("api_reset", input.user, input.user, secret, RESET_TOKEN_TTL_MS);
     await this.audit(input.user, "api_otp_verified", meta);
-    return { token: `${input.user}.${secret}` };
+    const token = `${input.user}.${secret}`;
+    const factor = (await this.repo.factorsOf([input.user])).find((f) => f.status === "verified");
+    const user = factor ? await this.repo.findUserById(input.user) : undefined;
+    if (!factor || !user) return { token };
+    const session = await this.#sessions.startSession(user, "recovery", meta);
+    return {
+      token,
+      mfa: {
+        factorId: factor.id,
+        accessToken: session.access_token,
+        refreshToken: session.refresh_token,
+        expiresAt: session.expires_at,
+      },
+    };
   }
 
-  async resetPassword(input: { password: string; confirmPassword: string; token: string }, meta: RequestMeta) {
+  /**
+   * Sets the password a reset token was issued for. `session` is the request's own (its access token), if it sent
+   * one: an account with a verified factor needs it to be that account's session at aal2, read live. Refused with
+   * `mfa_required` before the token is spent, so the same token works once the factor is passed.
+   */
+  async resetPassword(
+    input: { password: string; confirmPassword: string; token: string },
+    meta: RequestMeta,
+    session: { userId: string; sessionId: string } | null,
+  ) {
     if (input.password !== input.confirmPassword)
       throw new AppError("passwords_do_not_match", "Confirm password does not match New password");
     const password = this.checkPassword(input.password);
-    const row = await this.#findResetToken(input.token);
+    const row = await this.#findResetToken(input.token, async (userId) => {
+      const live = session?.userId === userId ? await this.repo.findSession(session.sessionId) : undefined;
+      if (await this.lacksSecondFactor(userId, live?.user_id === userId ? live : { aal: "aal1" }))
+        throw new AppError("mfa_required", "Verify with your authenticator app, then set the new password", {
+          reason: "insufficient_aal",
+        });
+    });
     const user = row.user_id ? await this.repo.findUserById(row.user_id) : undefined;
     if (!user) throw new AppError("otp_expired", "This reset link is invalid or has expired");
     await this.repo.updateUser(user.id, {
@@ -162,12 +206,15 @@ export class PhoneAuthService extends AuthCore {
     return { message: "Password reset successfully" };
   }
 
-  /** Reset tokens read `<user id>.<secret>`: the id finds the stored hash, the secret must match it. */
-  async #findResetToken(token: string) {
+  /**
+   * Reset tokens read `<user id>.<secret>`: the id finds the stored hash, the secret must match it. `beforeSpending`
+   * runs once the secret matched, before the token is spent: what it refuses leaves the token as it was.
+   */
+  async #findResetToken(token: string, beforeSpending: (userId: string) => Promise<void>) {
     const [userId, secret] = token.split(".", 2);
     if (!userId || !secret) throw new AppError("otp_expired", "This reset link is invalid or has expired");
     try {
-      return await this.#codes.consumeCode(["api_reset"], userId, secret);
+      return await this.#codes.consumeCode(["api_reset"], userId, secret, () => beforeSpending(userId));
     } catch (error) {
       if (error instanceof AuthError) throw new AppError("otp_expired", "This reset link is invalid or has expired");
       throw error;
