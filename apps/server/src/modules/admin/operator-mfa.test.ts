@@ -99,7 +99,10 @@ describe("an operator with a verified factor", () => {
       payload: { factor_type: "totp", friendly_name: "backup" },
     });
     expect(backup.statusCode, backup.body).toBe(200);
-    const other = await passFactor(t.app, aal1.authorization.slice(7), { id: backup.json().id, secret: backup.json().totp.secret });
+    const other = await passFactor(t.app, aal1.authorization.slice(7), {
+      id: backup.json().id,
+      secret: backup.json().totp.secret,
+    });
     expect(await statusesOf(aal2)).toEqual(consoleCalls().map(() => 200));
     const key = t.app.deps.auth.keys.serviceRoleKey;
     const removed = await t.app.inject({

@@ -170,8 +170,7 @@ export async function gotrueRoutes(app: FastifyInstance) {
     const { claims } = await service().sessions.authenticate(token);
     if (claims.app_metadata?.role !== "admin") throw authErrors.notAdmin();
     // The console's one MFA rule (guards.ts requireSecondFactor): an admin person with a factor acts here at aal2 only.
-    if (await service().needsSecondFactor({ userId: claims.sub, sessionId: claims.session_id }))
-      throw authErrors.aal2ForAdmin();
+    if (await service().needsSecondFactor({ userId: claims.sub, sessionId: claims.session_id })) throw authErrors.aal2ForAdmin();
     return { id: claims.sub, email: claims.email || null };
   }
 

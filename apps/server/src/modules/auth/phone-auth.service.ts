@@ -3,9 +3,9 @@ import { AppError, forbidden, notFound } from "../../errors.ts";
 import { AuthCore, type AuthCoreDeps, type Caller, RESET_TOKEN_TTL_MS, type RequestMeta } from "./auth-core.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
-import type { SessionsService } from "./sessions.service.ts";
 import { phoneWithCountry, resolveCountry } from "./phone.ts";
 import { randomToken, verifyPassword } from "./secrets.ts";
+import type { SessionsService } from "./sessions.service.ts";
 import { authText } from "./texts.ts";
 import type { UserAccountsService } from "./user-accounts.service.ts";
 
@@ -24,10 +24,7 @@ export class PhoneAuthService extends AuthCore {
   readonly #codes: CodesService;
   readonly #sessions: SessionsService;
 
-  constructor(
-    deps: AuthCoreDeps,
-    parts: { userAccounts: UserAccountsService; codes: CodesService; sessions: SessionsService },
-  ) {
+  constructor(deps: AuthCoreDeps, parts: { userAccounts: UserAccountsService; codes: CodesService; sessions: SessionsService }) {
     super(deps);
     this.#userAccounts = parts.userAccounts;
     this.#codes = parts.codes;
