@@ -55,10 +55,10 @@ export const verifyOtpRequestSchema = z.object({
  */
 export const verifyOtpResponseSchema = z.object({
   token: z.string(),
-  mfa: z
-    .object({ factorId: z.string(), accessToken: z.string(), refreshToken: z.string(), expiresAt: z.number() })
-    .optional(),
+  mfa: z.object({ factorId: z.string(), accessToken: z.string(), refreshToken: z.string(), expiresAt: z.number() }).optional(),
 });
+
+export type VerifyOtpResponse = z.infer<typeof verifyOtpResponseSchema>;
 
 export const resetPasswordRequestSchema = z.object({
   password,

@@ -3,18 +3,21 @@ import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
 import { Link } from "../lib/router.tsx";
 import { useAdminSession } from "./admin-session.ts";
+import { SecondFactorPrompt, useSecondFactorNeeded } from "./second-factor.tsx";
 
 /**
  * Shows the console only to a stored admin token; anyone else gets a clear page with a way to sign in. A console
  * that was open when its session ended (a role change or a block ends every session, found out by the live stream or
- * the next request) says so, instead of leaving a page that fails only on the next reply.
+ * the next request) says so, instead of leaving a page that fails only on the next reply. An operator whose session
+ * has not passed their authenticator factor is asked for its code (second-factor.tsx).
  */
 export function AdminGuard({ children }: { children: ReactNode }) {
   const session = useAdminSession();
+  const secondFactor = useSecondFactorNeeded();
   const wasIn = useRef(false);
   if (session.status === "admin") {
     wasIn.current = true;
-    return <>{children}</>;
+    return secondFactor ? <SecondFactorPrompt /> : <>{children}</>;
   }
   return <NotAllowed reason={session.status === "none" && wasIn.current ? "expired" : session.status} />;
 }

@@ -40,10 +40,17 @@ import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQ
 import { ApiError, api, send } from "../lib/api-client.ts";
 import { refreshSettings } from "../lib/settings.ts";
 import { consoleSession, consoleToken } from "./admin-session.ts";
+import { secondFactorRefused } from "./second-factor.tsx";
 
-/** The public API client signed with the console's own session (never the user app's). */
+/**
+ * The public API client signed with the console's own session (never the user app's). A refusal for want of the
+ * operator's second factor makes the console ask for it (second-factor.tsx).
+ */
 export function consoleApi<T>(path: string, options: Omit<NonNullable<Parameters<typeof api>[1]>, "session"> = {}): Promise<T> {
-  return api<T>(path, { ...options, session: consoleSession });
+  return api<T>(path, { ...options, session: consoleSession }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.code === "mfa_required") secondFactorRefused();
+    throw error;
+  });
 }
 
 export const adminQueries = {

@@ -90,18 +90,28 @@ function statusCode(status: number): ErrorCode {
 /** Public API: GET/POST/PUT/DELETE with JSON. */
 export async function api<T>(
   path: string,
-  options: { method?: string; body?: unknown; signal?: AbortSignal; session?: Session } = {},
+  options: {
+    method?: string;
+    body?: unknown;
+    signal?: AbortSignal;
+    session?: Session;
+    /** A token of its own instead of a stored session's (a password reset's recovery session). */
+    token?: string;
+  } = {},
 ): Promise<T> {
-  const res = await send(
-    `/api${path}`,
-    {
-      method: options.method ?? (options.body === undefined ? "GET" : "POST"),
-      headers: options.body === undefined ? {} : { "content-type": "application/json" },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    },
-    options.session,
-  );
+  const init: RequestInit = {
+    method: options.method ?? (options.body === undefined ? "GET" : "POST"),
+    headers: options.body === undefined ? {} : { "content-type": "application/json" },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+  };
+  const res = options.token
+    ? await fetch(`/api${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${options.token}` } }).catch(
+        () => {
+          throw new ApiError("network", "Network error", 0);
+        },
+      )
+    : await send(`/api${path}`, init, options.session);
   const body = (await readJson(res)) as { code?: string; message?: string; details?: unknown } | undefined;
   if (!res.ok) {
     throw new ApiError(

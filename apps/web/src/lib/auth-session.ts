@@ -242,6 +242,34 @@ export class AuthSession {
   }
 
   /**
+   * Passes the account's authenticator factor (TOTP) with the code the person typed, which raises the session to
+   * aal2. Without `recovery` it is this stored session, whose verified factor is read from the server, and the raised
+   * session is kept; with it, the given recovery session (a password reset's), which is not kept: its new access
+   * token is returned.
+   */
+  async passFactor(code: string, recovery?: { accessToken: string; factorId: string }): Promise<StoredSession> {
+    let token = recovery?.accessToken;
+    let factorId = recovery?.factorId;
+    if (!token || !factorId) {
+      const session = await this.fresh();
+      if (!session) throw new AuthApiError("Auth session missing!", 400, "session_not_found", "AuthSessionMissingError");
+      token = session.access_token;
+      const user = await this.#call<SessionUser & { factors?: { id: string; status: string }[] }>("/user", {
+        method: "GET",
+        token,
+      });
+      factorId = user.factors?.find((f) => f.status === "verified")?.id;
+      if (!factorId) throw new AuthApiError("No verified factor", 404, "mfa_factor_not_found");
+    }
+    const challenge = await this.#call<{ id: string }>(`/factors/${factorId}/challenge`, { token, body: {} });
+    const raised = toStoredSession(
+      await this.#call<StoredSession>(`/factors/${factorId}/verify`, { token, body: { challenge_id: challenge.id, code } }),
+    );
+    if (!recovery) this.save(raised, this.remembered(), "TOKEN_REFRESHED");
+    return raised;
+  }
+
+  /**
    * Log out: end the session on the server, then forget it here in every case. Spec section 8: 401,
    * 403 and 404 from sign-out are ignored; offline, the device is signed out all the same.
    */

@@ -9,6 +9,10 @@ export interface ResetFlow {
   phoneNumber?: string;
   userId?: string;
   token?: string;
+  /** An account with an authenticator factor: the recovery session (aal1) that must pass it, and the factor. */
+  mfa?: { factorId: string; accessToken: string };
+  /** That session's access token once it passed the factor (aal2): reset-password is sent with it. */
+  passedToken?: string;
 }
 
 export function readResetFlow(): ResetFlow {

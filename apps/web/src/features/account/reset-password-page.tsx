@@ -1,20 +1,25 @@
+import { normalizeDigits } from "@hikaya/contracts";
 import { type FormEvent, useEffect, useState } from "react";
-import { PasswordField } from "../../components/form-fields.tsx";
+import { PasswordField, TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate } from "../../lib/router.tsx";
+import { userSession } from "../../lib/session.ts";
 import { toast } from "../../lib/toast.tsx";
 import { resetPassword } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
 import { InstructionVideo } from "./instruction-video.tsx";
-import { clearResetFlow, readResetFlow } from "./reset-flow.ts";
+import { clearResetFlow, readResetFlow, writeResetFlow } from "./reset-flow.ts";
 
-/** Reset password: new and confirm (they must match), with the token from the verified code, then /login. */
+/**
+ * Reset password: new and confirm (they must match), with the token from the verified code, then /login. An account
+ * with an authenticator factor passes it first (the SMS code alone sets no password): its code, then the passwords.
+ */
 export function ResetPasswordPage() {
   const { t } = useTranslation("account");
   const navigate = useNavigate();
-  const [flow] = useState(readResetFlow);
+  const [flow, setFlow] = useState(readResetFlow);
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
   const [errors, setErrors] = useState<Record<string, string | null>>({});
@@ -41,7 +46,10 @@ export function ResetPasswordPage() {
     }
     setBusy(true);
     try {
-      await resetPassword({ password, confirmPassword: confirm, token: flow.token ?? "", country: flow.country ?? "" });
+      await resetPassword(
+        { password, confirmPassword: confirm, token: flow.token ?? "", country: flow.country ?? "" },
+        flow.passedToken,
+      );
       clearResetFlow();
       toast.success(t("reset.success"));
       navigate("/login");
@@ -51,6 +59,17 @@ export function ResetPasswordPage() {
       setBusy(false);
     }
   };
+
+  if (flow.mfa && !flow.passedToken)
+    return (
+      <SecondFactorStep
+        recovery={flow.mfa}
+        onPassed={(passedToken) => {
+          writeResetFlow({ passedToken });
+          setFlow(readResetFlow());
+        }}
+      />
+    );
 
   return (
     <AuthScreen title={t("reset.title")} heading={t("reset.heading")} intro={t("reset.intro")} backTo="/login">
@@ -76,6 +95,60 @@ export function ResetPasswordPage() {
         </SubmitButton>
       </form>
       <InstructionVideo location="Reset Password" label={t("reset.video")} />
+    </AuthScreen>
+  );
+}
+
+/** The authenticator app's code, which raises the reset's recovery session to aal2. */
+function SecondFactorStep({
+  recovery,
+  onPassed,
+}: {
+  recovery: { factorId: string; accessToken: string };
+  onPassed: (accessToken: string) => void;
+}) {
+  const { t } = useTranslation("account");
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const digits = normalizeDigits(code).replace(/\s/g, "");
+    if (!/^\d{6}$/.test(digits)) {
+      setError(t("reset.factorInvalid"));
+      toast.error(t("reset.factorInvalid"), { toastId: "reset-factor-invalid" });
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    try {
+      onPassed((await userSession.passFactor(digits, recovery)).access_token);
+    } catch (err) {
+      setError(errorText(err));
+      toast.error(errorText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthScreen title={t("reset.title")} heading={t("reset.factorHeading")} intro={t("reset.factorIntro")} backTo="/login">
+      <form className="auth-form" onSubmit={submit} noValidate>
+        <TextField
+          label={t("fields.authenticatorCode")}
+          name="one-time-code"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          ltr
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          error={error}
+        />
+        <SubmitButton busy={busy} className="button--block">
+          {t("reset.factorSubmit")}
+        </SubmitButton>
+      </form>
     </AuthScreen>
   );
 }

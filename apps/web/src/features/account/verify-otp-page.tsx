@@ -43,8 +43,13 @@ export function VerifyOtpPage() {
     setError(null);
     setBusy(true);
     try {
-      const { token } = await verifyOtp({ otp: code, user: userId });
-      writeResetFlow({ token, userId });
+      const { token, mfa } = await verifyOtp({ otp: code, user: userId });
+      writeResetFlow({
+        token,
+        userId,
+        mfa: mfa ? { factorId: mfa.factorId, accessToken: mfa.accessToken } : undefined,
+        passedToken: undefined,
+      });
       navigate("/reset-password");
     } catch (err) {
       if (err instanceof ApiError && err.code === "too_many_attempts") {

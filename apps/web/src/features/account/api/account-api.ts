@@ -10,6 +10,7 @@ import {
   type MessageChannel,
   normalizeDigits,
   type PhoneSignUpResponse,
+  type VerifyOtpResponse,
 } from "@hikaya/contracts";
 import { api } from "../../../lib/api-client.ts";
 
@@ -27,11 +28,15 @@ export const phoneSignUp = (body: PhoneSignUpBody) =>
 export const sendOtp = (body: { country: string; phoneNumber: string; language?: Language }) =>
   api<{ user: string }>("/send-otp", { body: { ...body, phoneNumber: normalizeDigits(body.phoneNumber) } });
 
+/** The reset token; with `mfa` when the account has an authenticator factor to pass first. */
 export const verifyOtp = (body: { otp: string; user: string }) =>
-  api<{ token: string }>("/verify-otp", { body: { ...body, otp: normalizeDigits(body.otp) } });
+  api<VerifyOtpResponse>("/verify-otp", { body: { ...body, otp: normalizeDigits(body.otp) } });
 
-export const resetPassword = (body: { password: string; confirmPassword: string; token: string; country: string }) =>
-  api<unknown>("/reset-password", { body });
+/** `accessToken`: the recovery session that passed the authenticator factor, when the account has one. */
+export const resetPassword = (
+  body: { password: string; confirmPassword: string; token: string; country: string },
+  accessToken?: string,
+) => api<unknown>("/reset-password", { body, ...(accessToken ? { token: accessToken } : {}) });
 
 export const changePassword = (body: { oldPassword: string; newPassword: string }) => api<unknown>("/change-password", { body });
 
