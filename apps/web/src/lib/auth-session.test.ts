@@ -229,3 +229,47 @@ describe("log out", () => {
     expect(console.accessToken()).toBe("access-2");
   });
 });
+
+describe("passing the authenticator factor", () => {
+  it("raises the stored session: its verified factor from /user, then challenge and verify, and keeps the answer", async () => {
+    const server = fakeAuthServer();
+    const { auth, events } = make(server);
+    auth.save(session(1), true);
+    server.replies.push(
+      { status: 200, body: { id: "u1", factors: [{ id: "f-new", status: "unverified" }, { id: "f1", status: "verified" }] } },
+      { status: 200, body: { id: "c1" } },
+      { status: 200, body: session(2) },
+    );
+    await auth.passFactor("123456");
+    expect(server.calls.map((c) => [c.method, c.path, c.headers.authorization])).toEqual([
+      ["GET", "/auth/v1/user", "Bearer access-1"],
+      ["POST", "/auth/v1/factors/f1/challenge", "Bearer access-1"],
+      ["POST", "/auth/v1/factors/f1/verify", "Bearer access-1"],
+    ]);
+    expect(server.calls[2]?.body).toEqual({ challenge_id: "c1", code: "123456" });
+    expect(auth.accessToken()).toBe("access-2");
+    expect(auth.remembered()).toBe(true);
+    expect(events.at(-1)).toBe("TOKEN_REFRESHED");
+  });
+
+  it("passes a reset's recovery session without keeping it, and a wrong code is the server's refusal", async () => {
+    const server = fakeAuthServer();
+    const { auth } = make(server);
+    server.replies.push({ status: 200, body: { id: "c1" } }, { status: 200, body: session(3) });
+    const raised = await auth.passFactor("123456", { accessToken: "recovery", factorId: "f9" });
+    expect(raised.access_token).toBe("access-3");
+    expect(server.calls.map((c) => [c.path, c.headers.authorization])).toEqual([
+      ["/auth/v1/factors/f9/challenge", "Bearer recovery"],
+      ["/auth/v1/factors/f9/verify", "Bearer recovery"],
+    ]);
+    expect(auth.get()).toBeNull();
+
+    server.replies.push(
+      { status: 200, body: { id: "c2" } },
+      { status: 422, body: { code: 422, error_code: "mfa_verification_failed", msg: "Invalid TOTP code entered" } },
+    );
+    const refused = await auth.passFactor("000000", { accessToken: "recovery", factorId: "f9" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AuthApiError);
+    expect(refused).toMatchObject({ status: 422, code: "mfa_verification_failed" });
+  });
+});
