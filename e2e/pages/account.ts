@@ -138,6 +138,19 @@ export async function adminToken(request: APIRequestContext): Promise<string> {
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
+/** A password sign-in through /auth/v1/token with the anon key (the answer, for its status and session). */
+export async function passwordSignIn(
+  request: APIRequestContext,
+  identity: { phone: string } | { email: string },
+  password: string,
+) {
+  const settings = (await (await request.get("/api/settings")).json()) as { anonKey: string };
+  return request.post("/auth/v1/token?grant_type=password", {
+    headers: { apikey: settings.anonKey },
+    data: { ...identity, password },
+  });
+}
+
 /** The newest code texted to a phone number, read from the SMS outbox (admin API). */
 export async function latestOtp(request: APIRequestContext, e164: string, after?: string): Promise<string> {
   const token = await adminToken(request);

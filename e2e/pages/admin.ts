@@ -43,6 +43,15 @@ export class Console {
     await expect(this.page.getByRole("heading", { level: 1, name: this.s.stories.title })).toBeVisible();
   }
 
+  /** Signs in as the e2e admin on a laptop-sized window and opens a person's page (its heading is their name). */
+  async openPerson(userId: string, name: string) {
+    await this.page.setViewportSize({ width: 1280, height: 860 });
+    await this.signIn();
+    await this.submitSignIn();
+    await this.page.goto(`/admin/users/${userId}`);
+    await expect(this.page.getByRole("heading", { level: 1, name })).toBeVisible();
+  }
+
   nav(name: string) {
     return this.page.getByRole("navigation", { name: this.s.nav.label }).getByRole("link", { name, exact: true });
   }

@@ -84,6 +84,17 @@ export async function watchUpTo(request: APIRequestContext, user: TestUser, n: n
   }
 }
 
+/** A family with a name to find them by in the console, who watched the first story and recorded a thought in it. */
+export async function familyWithThought(request: APIRequestContext, name: string) {
+  const person = await createUser(request);
+  const named = await request.post("/api/users", { headers: auth(person), data: { id: person.userId, name } });
+  expect(named.status(), await named.text()).toBe(200);
+  await watchUpTo(request, person, 1);
+  const first = await storyByOrder(request, person, 1);
+  await recordThought(request, person, first.id);
+  return { person, first };
+}
+
 /** Puts the session where lib/session.ts reads it, before any page script runs. */
 export async function signIn(page: Page, user: TestUser) {
   await page.addInitScript(

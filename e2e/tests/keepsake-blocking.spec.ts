@@ -1,10 +1,8 @@
 import type { Keepsake } from "@hikaya/contracts";
 import type { Page } from "@playwright/test";
 import { Console } from "../pages/admin.ts";
-import { auth, createUser, recordThought, storyByOrder, watchUpTo } from "../pages/journey.ts";
+import { auth, familyWithThought } from "../pages/journey.ts";
 import { expect, test } from "../support/fixtures.ts";
-
-const LAPTOP = { width: 1280, height: 860 };
 
 /** Plays the listening page's audio for a moment, muted: how far it got (0 when it could not play). */
 const playedSeconds = (listener: Page) =>
@@ -24,13 +22,8 @@ test("blocking a family in the console suspends their shared voice; unblocking b
 }) => {
   test.setTimeout(90_000);
   // A family who recorded a thought and shared its voice.
-  const person = await createUser(request);
   const name = `Shared ${lang} ${Date.now().toString(36)}`;
-  const named = await request.post("/api/users", { headers: auth(person), data: { id: person.userId, name } });
-  expect(named.status(), await named.text()).toBe(200);
-  await watchUpTo(request, person, 1);
-  const first = await storyByOrder(request, person, 1);
-  await recordThought(request, person, first.id);
+  const { person } = await familyWithThought(request, name);
   const shared = await request.post("/api/keepsake/share", { headers: auth(person), data: { expiry: "never", language: lang } });
   expect(shared.status(), await shared.text()).toBe(200);
   const voiceLink = ((await shared.json()) as Keepsake).links.find((l) => l.scope === "voice");
@@ -48,13 +41,9 @@ test("blocking a family in the console suspends their shared voice; unblocking b
   const audio = new URL((await listener.locator("audio").getAttribute("src")) ?? "", listener.url()).toString();
 
   // The operator blocks the family from their page in the console.
-  await page.setViewportSize(LAPTOP);
   const c = new Console(page, lang);
   const s = c.s;
-  await c.signIn();
-  await c.submitSignIn();
-  await page.goto(`/admin/users/${person.userId}`);
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await c.openPerson(person.userId, name);
   await page.getByRole("button", { name: s.people.block, exact: true }).click();
   await page
     .getByRole("dialog", { name: s.people.blockTitle })

@@ -2,10 +2,8 @@ import type { AuditPage, Keepsake } from "@hikaya/contracts";
 import arKeepsake from "../../apps/web/src/locales/ar/keepsake.json" with { type: "json" };
 import enKeepsake from "../../apps/web/src/locales/en/keepsake.json" with { type: "json" };
 import { adminToken, Console } from "../pages/admin.ts";
-import { auth, createUser, recordThought, storyByOrder, watchUpTo } from "../pages/journey.ts";
+import { auth, familyWithThought } from "../pages/journey.ts";
 import { expect, test } from "../support/fixtures.ts";
-
-const LAPTOP = { width: 1280, height: 860 };
 
 test("an admin opens a family's printable keepsake from the person's page, and the opening is audited", async ({
   page,
@@ -14,13 +12,8 @@ test("an admin opens a family's printable keepsake from the person's page, and t
   shot,
 }) => {
   // A family with a name to search by, a recording and a titled book.
-  const person = await createUser(request);
   const name = `Keepsake ${lang} ${Date.now().toString(36)}`;
-  const named = await request.post("/api/users", { headers: auth(person), data: { id: person.userId, name } });
-  expect(named.status(), await named.text()).toBe(200);
-  await watchUpTo(request, person, 1);
-  const first = await storyByOrder(request, person, 1);
-  await recordThought(request, person, first.id);
+  const { person, first } = await familyWithThought(request, name);
   const mine = (await (await request.get("/api/keepsake", { headers: auth(person) })).json()) as Keepsake;
   const voices = mine.stories.flatMap((s) => s.voices.filter((v) => v.included).map((v) => ({ kind: v.kind, id: v.id })));
   expect(voices).toHaveLength(1);
@@ -29,13 +22,9 @@ test("an admin opens a family's printable keepsake from the person's page, and t
   expect(saved.status(), await saved.text()).toBe(200);
 
   // The admin goes from the person's page to the book.
-  await page.setViewportSize(LAPTOP);
   const c = new Console(page, lang);
   const s = c.s;
-  await c.signIn();
-  await c.submitSignIn();
-  await page.goto(`/admin/users/${person.userId}`);
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await c.openPerson(person.userId, name);
   await page.getByRole("link", { name: s.keepsake.open }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/users/${person.userId}/keepsake$`));
   await expect(page.getByRole("heading", { level: 1, name: s.keepsake.title })).toBeVisible();

@@ -1,4 +1,4 @@
-import { AccountPages, createPhoneAccount, dismissToasts, latestOtp, toJordanE164 } from "../pages/account.ts";
+import { AccountPages, createPhoneAccount, dismissToasts, latestOtp, passwordSignIn, toJordanE164 } from "../pages/account.ts";
 import { adminToken, Console } from "../pages/admin.ts";
 import { COMMON } from "../pages/journey.ts";
 import { enrollAuthenticator, totpCode } from "../support/authenticator.ts";
@@ -47,11 +47,7 @@ test("a forgotten password on an account with an authenticator: the texted code,
   await p.button(t.reset.submit).click();
   await p.expectToast(t.reset.success);
   await expect(page).toHaveURL(/\/login$/);
-  const settings = (await (await request.get("/api/settings")).json()) as { anonKey: string };
-  const signIn = await request.post("/auth/v1/token?grant_type=password", {
-    headers: { apikey: settings.anonKey },
-    data: { phone: toJordanE164(account.national), password: "new-pass-1" },
-  });
+  const signIn = await passwordSignIn(request, { phone: toJordanE164(account.national) }, "new-pass-1");
   expect(signIn.status(), await signIn.text()).toBe(200);
 });
 
@@ -69,10 +65,7 @@ test("an operator with an authenticator signs in to the console and is asked for
     data: { email, password: "operator-pass-1", email_confirm: true, app_metadata: { role: "admin" } },
   });
   expect(created.status(), await created.text()).toBe(200);
-  const session = await request.post("/auth/v1/token?grant_type=password", {
-    headers: { apikey: settings.anonKey },
-    data: { email, password: "operator-pass-1" },
-  });
+  const session = await passwordSignIn(request, { email }, "operator-pass-1");
   const factor = await enrollAuthenticator(request, ((await session.json()) as { access_token: string }).access_token);
 
   await page.setViewportSize({ width: 1280, height: 860 });
