@@ -17,7 +17,7 @@ export function AdminGuard({ children }: { children: ReactNode }) {
   const wasIn = useRef(false);
   if (session.status === "admin") {
     wasIn.current = true;
-    return secondFactor ? <SecondFactorPrompt /> : <>{children}</>;
+    return secondFactor ? <SecondFactorPrompt /> : children;
   }
   return <NotAllowed reason={session.status === "none" && wasIn.current ? "expired" : session.status} />;
 }

@@ -236,7 +236,16 @@ describe("passing the authenticator factor", () => {
     const { auth, events } = make(server);
     auth.save(session(1), true);
     server.replies.push(
-      { status: 200, body: { id: "u1", factors: [{ id: "f-new", status: "unverified" }, { id: "f1", status: "verified" }] } },
+      {
+        status: 200,
+        body: {
+          id: "u1",
+          factors: [
+            { id: "f-new", status: "unverified" },
+            { id: "f1", status: "verified" },
+          ],
+        },
+      },
       { status: 200, body: { id: "c1" } },
       { status: 200, body: session(2) },
     );
