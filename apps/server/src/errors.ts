@@ -34,6 +34,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   phone_in_use: 422,
   account_blocked: 403,
   mfa_required: 403,
+  mfa_invalid_code: 400,
   search_too_long: 400,
   invite_invalid: 400,
   no_phone_number: 422,

@@ -455,6 +455,8 @@ export const teamJoinSchema = z
     phone: z.string().trim().max(32).optional(),
     code: z.string().trim().min(1).max(64),
     password: z.string().max(1000),
+    /** The authenticator app's current code, when the account has a verified factor (else 403 mfa_required). */
+    authenticatorCode: z.string().trim().max(16).optional(),
   })
   .refine((v) => Boolean(v.email) !== Boolean(v.phone), { message: "give an e-mail or a phone number", path: ["email"] });
 export type TeamJoin = z.infer<typeof teamJoinSchema>;

@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   "account_blocked",
   /** The account has a verified authenticator factor and this session has not passed it (GoTrue's aal2 rule). */
   "mfa_required",
+  /** The authenticator code given with the request is wrong or already used. */
+  "mfa_invalid_code",
   // The console.
   "search_too_long",
   "invite_invalid",

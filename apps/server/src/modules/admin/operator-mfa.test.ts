@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { enrollFactor, passFactor, signInAgain } from "../../test/test-factors.ts";
+import { enrollFactor, passFactor, signInAgain, totpCode } from "../../test/test-factors.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 
 // Issue 37, one MFA rule: an operator whose account has a verified authenticator factor works in the console at aal2
@@ -134,5 +134,42 @@ describe("an operator without a factor", () => {
     await enrollFactor(t.app, person.token);
     const res = await t.app.inject({ url: `/api/users/${person.id}`, headers: await signInAgain(t.app, person.id) });
     expect(res.statusCode, res.body).toBe(200);
+  });
+});
+
+describe("an operator's forgotten password, with a verified factor", () => {
+  it("sets no password from the e-mailed code alone: the authenticator's code comes with it", async () => {
+    const email = `mfa-${Date.now().toString(36)}@operators.test`;
+    const operator = await createTestUser(t.app, { role: "facilitator", email });
+    const { factor } = await enrollFactor(t.app, operator.token);
+    const post = (url: string, payload: Record<string, string>) => t.app.inject({ method: "POST", url, payload });
+    expect((await post("/api/team/recover", { email })).statusCode).toBe(200);
+    const sent = await t.app.deps.db
+      .selectFrom("sms_outbox")
+      .select("body")
+      .where("recipient", "=", email)
+      .orderBy("created_at", "desc")
+      .executeTakeFirst();
+    const code = /code=(\d{6})/.exec(sent?.body ?? "")?.[1] as string;
+    expect(code).toMatch(/^\d{6}$/);
+    const reset = (extra: Record<string, string> = {}) =>
+      post("/api/team/reset-password", { email, code, password: "new-pass-22", ...extra });
+
+    const alone = await reset();
+    expect(alone.statusCode).toBe(403);
+    expect(alone.json()).toMatchObject({ code: "mfa_required" });
+    const right = totpCode(factor.secret, 1);
+    const wrong = await reset({ authenticatorCode: right === "000000" ? "111111" : "000000" });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({ code: "mfa_invalid_code" });
+    // The refusals spent neither the e-mailed code nor anything else: the password is unchanged until the right code.
+    const user = () =>
+      t.app.deps.db.selectFrom("users").select("encrypted_password").where("id", "=", operator.id).executeTakeFirst();
+    expect((await user())?.encrypted_password).toBeNull();
+    const done = await reset({ authenticatorCode: right });
+    expect(done.statusCode, done.body).toBe(200);
+    expect((await user())?.encrypted_password).not.toBeNull();
+    // The e-mailed code is spent now.
+    expect((await reset({ authenticatorCode: right })).json()).toMatchObject({ code: "otp_expired" });
   });
 });

@@ -31,7 +31,7 @@ export class AuthService {
     this.accounts = new UserAccountsService(deps, { sessions: this.sessions, codes: this.codes });
     this.mfa = new MfaService(deps, { sessions: this.sessions });
     this.admin = new AdminService(deps, { codes: this.codes });
-    this.operators = new OperatorAccessService(deps, { codes: this.codes, admin: this.admin });
+    this.operators = new OperatorAccessService(deps, { codes: this.codes, admin: this.admin, mfa: this.mfa });
     this.#bootstrap = new AdminBootstrap(deps);
   }
 

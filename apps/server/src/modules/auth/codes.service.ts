@@ -57,7 +57,7 @@ export class CodesService extends AuthCore {
     purposes: OtpPurpose[],
     relatesTo: string,
     code: unknown,
-    beforeSpending?: () => Promise<void>,
+    beforeSpending?: (row: OneTimeTokenRow) => Promise<void>,
   ): Promise<OneTimeTokenRow> {
     const now = new Date().toISOString();
     const row = await this.repo.latestActiveToken(relatesTo, purposes, now);
@@ -74,7 +74,7 @@ export class CodesService extends AuthCore {
       const spent = await this.repo.failTokenAttempt(row, OTP_MAX_ATTEMPTS, now);
       throw spent ? authErrors.otpSpent() : authErrors.otpInvalid();
     }
-    await beforeSpending?.();
+    await beforeSpending?.(row);
     if (!(await this.repo.consumeToken(row, now))) throw authErrors.otpInvalid();
     return row;
   }

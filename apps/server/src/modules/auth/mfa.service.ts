@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { AppError } from "../../errors.ts";
 import type { SessionRow } from "./auth.repository.ts";
 import { type Amr, AuthCore, type AuthCoreDeps, type Caller, MFA_CHALLENGE_TTL_MS, type RequestMeta } from "./auth-core.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
@@ -92,11 +93,8 @@ export class MfaService extends AuthCore {
     if (!challenge) throw new AuthError(404, "mfa_factor_not_found", "MFA factor with the provided challenge ID not found");
     if (challenge.verified_at || Date.parse(challenge.created_at) + MFA_CHALLENGE_TTL_MS < Date.now())
       throw authErrors.mfaChallengeExpired();
-    const OTPAuth = await import("otpauth");
-    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(factor.secret) });
-    const delta = /^\d{6}$/.test(input.code) ? totp.validate({ token: input.code, window: 1 }) : null;
-    const step = Math.floor(Date.now() / 30_000) + (delta ?? 0);
-    if (delta === null || (factor.last_used_step !== null && step <= factor.last_used_step)) {
+    const step = await this.#stepOf(factor, input.code);
+    if (step === null) {
       await this.audit(caller.user.id, "mfa_verification_failed", meta, { factor_id: factor.id });
       throw authErrors.mfaVerificationFailed();
     }
@@ -141,6 +139,36 @@ export class MfaService extends AuthCore {
     await this.repo.downgradeSessionsOfFactor(factor.id, new Date().toISOString());
     await this.audit(caller.user.id, "factor_deleted", meta, { factor_id: factor.id });
     return { id: factor.id };
+  }
+
+  /** The time step a TOTP code stands for, within one step of now; null for a wrong code or one already used. */
+  async #stepOf(factor: { secret: string; last_used_step: number | null }, code: string): Promise<number | null> {
+    const OTPAuth = await import("otpauth");
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(factor.secret) });
+    const delta = /^\d{6}$/.test(code) ? totp.validate({ token: code, window: 1 }) : null;
+    const step = Math.floor(Date.now() / 30_000) + (delta ?? 0);
+    return delta === null || (factor.last_used_step !== null && step <= factor.last_used_step) ? null : step;
+  }
+
+  /**
+   * For what sets a password without a session (the console's reset link): an account with a verified factor must
+   * give its current code with the request. 403 `mfa_required` without one, 400 `mfa_invalid_code` for a wrong or
+   * used one (counted with the factor verifications' limit); a right one is spent.
+   */
+  async requireCodeIfFactor(userId: string, code: string | undefined, meta: RequestMeta): Promise<void> {
+    const factors = (await this.repo.factorsOf([userId])).filter((f) => f.status === "verified");
+    if (factors.length === 0) return;
+    if (!code) throw new AppError("mfa_required", "Enter the code from your authenticator app", { reason: "insufficient_aal" });
+    await this.limiter.hit("mfaVerifyPerUser", userId);
+    for (const factor of factors) {
+      const step = await this.#stepOf(factor, code);
+      if (step === null) continue;
+      await this.repo.updateFactor(factor.id, { last_used_step: step, updated_at: new Date().toISOString() });
+      await this.audit(userId, "mfa_verified", meta, { factor_id: factor.id });
+      return;
+    }
+    await this.audit(userId, "mfa_verification_failed", meta, {});
+    throw new AppError("mfa_invalid_code", "The authenticator code is not correct");
   }
 
   /** Whether a signed-in session still has to pass the account's verified factor (guards.ts requireSecondFactor). */

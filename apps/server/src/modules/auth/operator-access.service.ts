@@ -5,6 +5,7 @@ import type { OneTimeTokenRow, UserRow } from "./auth.repository.ts";
 import { AuthCore, type AuthCoreDeps, INVITE_TTL_MS, type RequestMeta } from "./auth-core.ts";
 import { AuthError, authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
+import type { MfaService } from "./mfa.service.ts";
 import { gotruePhone, normalizePhone, phoneWithCountry } from "./phone.ts";
 import { authText } from "./texts.ts";
 import { parseJson } from "./user-view.ts";
@@ -27,11 +28,13 @@ const isOperator = (user: UserRow) => {
 export class OperatorAccessService extends AuthCore {
   readonly #codes: CodesService;
   readonly #admin: AdminService;
+  readonly #mfa: MfaService;
 
-  constructor(deps: AuthCoreDeps, parts: { codes: CodesService; admin: AdminService }) {
+  constructor(deps: AuthCoreDeps, parts: { codes: CodesService; admin: AdminService; mfa: MfaService }) {
     super(deps);
     this.#codes = parts.codes;
     this.#admin = parts.admin;
+    this.#mfa = parts.mfa;
   }
 
   /** The product's phone rule (per country, as the family app's login), not /auth/v1's looser one. */
@@ -112,7 +115,7 @@ export class OperatorAccessService extends AuthCore {
    */
   async setPassword(
     kind: "invite" | "recovery",
-    input: { email?: string; phone?: string; code: string; password: string },
+    input: { email?: string; phone?: string; code: string; password: string; authenticatorCode?: string },
     meta: RequestMeta,
   ): Promise<void> {
     const password = this.checkPassword(input.password);
@@ -133,7 +136,10 @@ export class OperatorAccessService extends AuthCore {
     await this.limiter.hit("verifyPerAccount", contact.to);
     let row: OneTimeTokenRow;
     try {
-      row = await this.#codes.consumeCode([kind], contact.to, input.code);
+      // One MFA rule: a code sent by e-mail or SMS alone sets no password on an account with a verified factor.
+      row = await this.#codes.consumeCode([kind], contact.to, input.code, async (matched) => {
+        if (matched.user_id) await this.#mfa.requireCodeIfFactor(matched.user_id, input.authenticatorCode, meta);
+      });
     } catch (error) {
       if (error instanceof AuthError && error.appCode === "too_many_attempts") throw error.toAppError();
       if (error instanceof AuthError) throw invalid();

@@ -1,5 +1,7 @@
+import { normalizeDigits } from "@hikaya/contracts";
 import { type FormEvent, useState } from "react";
 import { SubmitButton } from "../../components/submit-button.tsx";
+import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate, useSearchParams } from "../../lib/router.tsx";
@@ -14,7 +16,7 @@ import { SignedOutForm } from "../components/signed-out-form.tsx";
  * password reset (/admin/reset-password?…). The person chooses a password with the link's code, then is signed in to
  * the console here, in the console's own session (the family app's login would not keep it). An e-mail link's code
  * stays out of sight; a phone invitation shows its code to check against the text. A used or expired code is said
- * so, in their language.
+ * so, in their language. An account with an authenticator factor is asked for its code too.
  */
 export function AdminJoinPage({ mode = "join" }: { mode?: "join" | "reset" }) {
   const { t } = useTranslation("admin");
@@ -25,6 +27,9 @@ export function AdminJoinPage({ mode = "join" }: { mode?: "join" | "reset" }) {
   const [phone, setPhone] = useState(params.get("phone") ?? "");
   const [code, setCode] = useState(params.get("code") ?? "");
   const [password, setPassword] = useState("");
+  // Asked for once the server says the account has an authenticator factor (a texted or e-mailed code alone sets no
+  // password then); sent with the same request.
+  const [factorCode, setFactorCode] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const byEmail = email !== "";
@@ -35,12 +40,14 @@ export function AdminJoinPage({ mode = "join" }: { mode?: "join" | "reset" }) {
     setError(null);
     try {
       const who = byEmail ? { email } : { phone: phone.trim() };
-      await (mode === "join" ? joinTeam : resetOperatorPassword)({ ...who, code: code.trim(), password });
+      const authenticator = factorCode ? { authenticatorCode: normalizeDigits(factorCode).replace(/\s/g, "") } : {};
+      await (mode === "join" ? joinTeam : resetOperatorPassword)({ ...who, code: code.trim(), password, ...authenticator });
       const session = await consoleSession.signInWithPassword(who, password, true);
       const operator = adminSession(session.access_token);
       toast.success(t(`${ns}.welcome`));
       navigate(operator.status === "admin" && operator.role === "admin" ? "/admin/stories" : "/admin/users", { replace: true });
     } catch (err) {
+      if (err instanceof ApiError && err.code === "mfa_required") setFactorCode((current) => current ?? "");
       setError(errorText(err));
     } finally {
       setBusy(false);
@@ -95,6 +102,19 @@ export function AdminJoinPage({ mode = "join" }: { mode?: "join" | "reset" }) {
         value={password}
         onChange={(e) => setPassword(e.target.value)}
       />
+      {factorCode !== null && (
+        <AdminField
+          id="join-authenticator"
+          label={t("secondFactor.code")}
+          className="ltr"
+          dir="ltr"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          required
+          value={factorCode}
+          onChange={(e) => setFactorCode(e.target.value)}
+        />
+      )}
     </SignedOutForm>
   );
 }
