@@ -9,6 +9,14 @@ export class StaleSave extends Error {
 }
 
 /**
+ * The version a conditional save's own statement wrote, read from its `returning` row; null when no row matched
+ * (another save came first). A save answers this one, never a re-read after its commit: by then a later save may
+ * have counted another, and a console that took that one would overwrite the later save unwarned.
+ */
+export const versionWritten = (row: { version?: number | null } | undefined): number | null =>
+  row ? Number(row.version ?? 0) : null;
+
+/**
  * Runs a versioned save. A stale one answers 409 `conflict` with `details: { reason: "stale_version", current }`:
  * the stored values are read after the transaction rolled back, so the console shows what the other save left.
  */

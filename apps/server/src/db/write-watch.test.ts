@@ -85,6 +85,58 @@ describe("WriteWatch", () => {
     ]);
   });
 
+  it("reads the same rows from a versioned save's `returning` statement as from the plain one", async () => {
+    const db = t.app.deps.db;
+    const seen: Written[] = [];
+    const unwatch = t.app.deps.database.writes.watch({ characters: ["id"], reminder_settings: ["id"] }, (w) => {
+      seen.push(w);
+    });
+    const id = crypto.randomUUID();
+    const now = new Date().toISOString();
+    await db
+      .insertInto("characters")
+      .values({ id, key: id, name_en: "A", name_ar: "أ", created_at: now })
+      .returning("version")
+      .execute();
+    const conditional = (version: number) =>
+      db
+        .updateTable("characters")
+        .set({ name_en: "B", version: version + 1 })
+        .where("id", "=", id)
+        .where("version", "=", version);
+    await conditional(0).execute();
+    await conditional(1).returning("version").execute();
+    const rules = {
+      enabled: 1,
+      first_after_hours: 1,
+      repeat_after_hours: 1,
+      max_per_story: 1,
+      window_start: "09:00",
+      window_end: "20:00",
+      template_en: "{link}",
+      template_ar: "{link}",
+      updated_at: now,
+    };
+    const upsert = () =>
+      db
+        .insertInto("reminder_settings")
+        .values({ id: 1, ...rules, version: 1 })
+        .onConflict((oc) =>
+          oc.column("id").doUpdateSet((eb) => ({ ...rules, version: eb("reminder_settings.version", "+", 1) })),
+        );
+    await upsert().execute();
+    await upsert().returningAll().execute();
+    unwatch();
+    const plain = seen.map((w) => Object.fromEntries([...w].map(([table, keys]) => [table, keys && [...keys]])));
+    expect(plain).toEqual([
+      { characters: [id] },
+      { characters: [id] },
+      { characters: [id] },
+      { reminder_settings: ["1"] },
+      { reminder_settings: ["1"] },
+    ]);
+  });
+
   it("reads an insert's and an upsert's keys from its values, and what a delete takes along by foreign key", async () => {
     const db = t.app.deps.db;
     const seen: Written[] = [];

@@ -1,5 +1,6 @@
 import type { DB } from "../../db/database.ts";
 import type { CharactersTable } from "../../db/schema.ts";
+import { versionWritten } from "../../db/versions.ts";
 
 /** The console's queries on family members, landing answers, instruction videos and documents. */
 
@@ -33,8 +34,9 @@ export async function insertCharacterRow(db: DB, row: CharactersTable) {
 }
 
 /**
- * Saves a family member only if nobody saved since `expected` was read, counting the save: 0 rows means someone
- * else came first (a conditional bump, so of two racing saves from one version exactly one wins).
+ * Saves a family member only if nobody saved since `expected` was read, counting the save: answers the version it
+ * wrote, or null when someone else came first (a conditional bump, so of two racing saves from one version exactly
+ * one wins).
  */
 export async function updateCharacterRow(
   db: DB,
@@ -42,13 +44,14 @@ export async function updateCharacterRow(
   expected: number,
   values: Partial<Omit<CharactersTable, "id" | "key" | "version">>,
 ) {
-  const result = await db
+  const row = await db
     .updateTable("characters")
     .set({ ...values, version: expected + 1 })
     .where("id", "=", id)
     .where("version", "=", expected)
+    .returning("version")
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return versionWritten(row);
 }
 
 export async function deleteCharacterRow(db: DB, id: string) {
@@ -70,20 +73,21 @@ export async function findLandingAnswerRow(db: DB, id: string) {
   return db.selectFrom("landing_answers").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** Saves a landing answer only if nobody saved it since `expected` was read (0 rows: someone did). */
+/** Saves a landing answer only if nobody saved it since `expected` was read: the version written, or null. */
 export async function updateLandingAnswerRow(
   db: DB,
   id: string,
   expected: number,
   values: { character_id: string; audio_path: string },
 ) {
-  const result = await db
+  const row = await db
     .updateTable("landing_answers")
     .set({ ...values, version: expected + 1 })
     .where("id", "=", id)
     .where("version", "=", expected)
+    .returning("version")
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return versionWritten(row);
 }
 
 /** Moves one landing answer, only from the place it was read at: 0 rows means another reorder moved it first. */
@@ -132,10 +136,10 @@ export async function listInstructionRows(db: DB) {
 
 /**
  * Sets a location's video only if nobody saved it since `expected` was read (0 until the first save): answers
- * 0 when someone else came first, including a first save racing another first save.
+ * the version written, or null when someone else came first, including a first save racing another first save.
  */
 export async function upsertInstruction(db: DB, location: string, mediaPath: string, now: string, expected: number) {
-  const result = await db
+  const row = await db
     .insertInto("instructions")
     .values({ location, media_path: mediaPath, updated_at: now, version: expected + 1 })
     .onConflict((oc) =>
@@ -144,8 +148,9 @@ export async function upsertInstruction(db: DB, location: string, mediaPath: str
         .doUpdateSet({ media_path: mediaPath, updated_at: now, version: expected + 1 })
         .where("instructions.version", "=", expected),
     )
+    .returning("version")
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+  return versionWritten(row);
 }
 
 export async function listDocumentRows(db: DB) {
@@ -154,7 +159,7 @@ export async function listDocumentRows(db: DB) {
 
 /** Sets a document only if nobody saved it since `expected` was read (as upsertInstruction). */
 export async function upsertDocument(db: DB, key: string, path: string, now: string, expected: number) {
-  const result = await db
+  const row = await db
     .insertInto("documents")
     .values({ key, path, updated_at: now, version: expected + 1 })
     .onConflict((oc) =>
@@ -163,8 +168,9 @@ export async function upsertDocument(db: DB, key: string, path: string, now: str
         .doUpdateSet({ path, updated_at: now, version: expected + 1 })
         .where("documents.version", "=", expected),
     )
+    .returning("version")
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+  return versionWritten(row);
 }
 
 export async function settingsVersion(db: DB): Promise<number> {
@@ -172,13 +178,14 @@ export async function settingsVersion(db: DB): Promise<number> {
   return Number(row?.version ?? 0);
 }
 
-/** Counts one save of the settings row, only if nobody saved since `expected` was read (0 rows: someone did). */
+/** Counts one save of the settings row, only if nobody saved since `expected` was read: the version written, or null. */
 export async function bumpSettingsVersion(db: DB, expected: number) {
-  const result = await db
+  const row = await db
     .updateTable("site_settings")
     .set({ version: expected + 1 })
     .where("id", "=", 1)
     .where("version", "=", expected)
+    .returning("version")
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return versionWritten(row);
 }

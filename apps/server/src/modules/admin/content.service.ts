@@ -81,7 +81,7 @@ export async function updateCharacter(deps: AppDeps, actor: Actor, id: string, i
         thumbnail_path: data.thumbnail,
         audio_path: data.audio,
       });
-      if (!saved) throw new StaleSave();
+      if (saved === null) throw new StaleSave();
       await audit(
         trx,
         actor,
@@ -94,12 +94,16 @@ export async function updateCharacter(deps: AppDeps, actor: Actor, id: string, i
           ["audio", before.audio_path, data.audio],
         ]),
       );
-      return before;
+      // Read in the save's own transaction, which holds the row: after the commit a later save may show instead.
+      return { before, answer: await listCharacters(trx) };
     });
-  const before = await savedOrStale(save, async () => (await listCharacters(deps.db)).find((c) => c.id === id) ?? null);
+  const { before, answer } = await savedOrStale(
+    save,
+    async () => (await listCharacters(deps.db)).find((c) => c.id === id) ?? null,
+  );
   // A replaced picture or greeting goes once no row uses it.
   await releaseFiles(deps, [before.thumbnail_path, before.audio_path]);
-  return listCharacters(deps.db);
+  return answer;
 }
 
 /** `{ field: { from, to } }` for each field a save changed: what the audit log shows as a sentence. */
@@ -171,7 +175,10 @@ export async function updateLandingAnswer(deps: AppDeps, actor: Actor, id: strin
       if (!character) throw notFound("Family member not found");
       const stored = Number(before.version ?? 0);
       if (input.version !== undefined && input.version !== stored) throw new StaleSave();
-      if (!(await repo.updateLandingAnswerRow(trx, id, stored, { character_id: input.characterId, audio_path: input.audio })))
+      if (
+        (await repo.updateLandingAnswerRow(trx, id, stored, { character_id: input.characterId, audio_path: input.audio })) ===
+        null
+      )
         throw new StaleSave();
       await audit(
         trx,
@@ -188,11 +195,14 @@ export async function updateLandingAnswer(deps: AppDeps, actor: Actor, id: strin
           ]),
         },
       );
-      return before.audio_path;
+      return { replaced: before.audio_path, answer: await listLandingAnswers(trx) };
     });
-  const replaced = await savedOrStale(save, async () => (await listLandingAnswers(deps.db)).find((a) => a.id === id) ?? null);
+  const { replaced, answer } = await savedOrStale(
+    save,
+    async () => (await listLandingAnswers(deps.db)).find((a) => a.id === id) ?? null,
+  );
   await releaseFiles(deps, [replaced]);
-  return listLandingAnswers(deps.db);
+  return answer;
 }
 
 /**
@@ -278,15 +288,16 @@ export async function setInstruction(deps: AppDeps, actor: Actor, location: Inst
       const before = (await repo.listInstructionRows(trx)).find((r) => r.location === location);
       const stored = Number(before?.version ?? 0);
       if (input.version !== undefined && input.version !== stored) throw new StaleSave();
-      if (!(await repo.upsertInstruction(trx, location, input.media, new Date().toISOString(), stored))) throw new StaleSave();
+      if ((await repo.upsertInstruction(trx, location, input.media, new Date().toISOString(), stored)) === null)
+        throw new StaleSave();
       await audit(trx, actor, "instruction.update", { type: "instruction", id: location }, { media: input.media });
-      return before?.media_path;
+      return { replaced: before?.media_path, answer: await getMedia(trx) };
     });
-  const replaced = await savedOrStale(save, async () =>
+  const { replaced, answer } = await savedOrStale(save, async () =>
     (await getMedia(deps.db)).instructions.find((i) => i.location === location),
   );
   await releaseFiles(deps, [replaced]);
-  return getMedia(deps.db);
+  return answer;
 }
 
 export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey, input: DocumentInput) {
@@ -295,13 +306,15 @@ export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey,
       const before = (await repo.listDocumentRows(trx)).find((r) => r.key === key);
       const stored = Number(before?.version ?? 0);
       if (input.version !== undefined && input.version !== stored) throw new StaleSave();
-      if (!(await repo.upsertDocument(trx, key, input.path, new Date().toISOString(), stored))) throw new StaleSave();
+      if ((await repo.upsertDocument(trx, key, input.path, new Date().toISOString(), stored)) === null) throw new StaleSave();
       await audit(trx, actor, "document.update", { type: "document", id: key }, { path: input.path });
-      return before?.path;
+      return { replaced: before?.path, answer: await getMedia(trx) };
     });
-  const replaced = await savedOrStale(save, async () => (await getMedia(deps.db)).documents.find((d) => d.key === key));
+  const { replaced, answer } = await savedOrStale(save, async () =>
+    (await getMedia(deps.db)).documents.find((d) => d.key === key),
+  );
   await releaseFiles(deps, [replaced]);
-  return getMedia(deps.db);
+  return answer;
 }
 
 // ─── site settings ────────────────────────────────────────────────────────────────────────────────
@@ -340,9 +353,12 @@ export async function updateSettings(deps: AppDeps, actor: Actor, input: Setting
           : "settings.maintenance_off"
         : "settings.update";
       // Conditional on the version read: of two saves racing from one version, the second finds 0 rows.
-      if (!(await repo.bumpSettingsVersion(trx, before.version))) throw new StaleSave();
+      const version = await repo.bumpSettingsVersion(trx, before.version);
+      if (version === null) throw new StaleSave();
       await audit(trx, actor, action, { type: "settings", id: "site" }, changes);
+      // The version this save wrote and the settings as it left them (its transaction holds the row): read after
+      // the commit, they could be a later save's, and a console saving from that version would undo it unwarned.
+      return { ...(await getSiteSettings(trx)), version };
     });
-  await savedOrStale(save, () => getAdminSettings(deps.db));
-  return getAdminSettings(deps.db);
+  return savedOrStale(save, () => getAdminSettings(deps.db));
 }

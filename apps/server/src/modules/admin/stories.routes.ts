@@ -69,8 +69,8 @@ export function storiesAdminRoutes(
       },
     },
     async (request) => {
-      await stories.updateStory(app.deps, actor(request), request.params.id, request.body);
-      return stories.getStory(app.deps, request.params.id);
+      const { id } = request.params;
+      return stories.updateStory(app.deps, actor(request), id, request.body, (db) => stories.getStory({ ...app.deps, db }, id));
     },
   );
   r.put(

@@ -123,8 +123,10 @@ export async function programRoutes(fastify: FastifyInstance) {
       const auth = await requireAdmin(request);
       if (request.body.id !== undefined && request.body.id !== request.query.id)
         throw badRequest("The id in the body does not match the query id");
-      await stories.updateStory(app.deps, actorOf(auth), request.query.id, storyPatchFromUpdateBody(request.body));
-      return getStoryAsAdmin(app.deps, request.query.id);
+      const { id } = request.query;
+      return stories.updateStory(app.deps, actorOf(auth), id, storyPatchFromUpdateBody(request.body), (db) =>
+        getStoryAsAdmin({ ...app.deps, db }, id),
+      );
     },
   );
 

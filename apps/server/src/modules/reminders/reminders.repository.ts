@@ -14,22 +14,22 @@ export async function findSettings(db: Db): Promise<ReminderSettingsRow | undefi
 
 /**
  * Saves the rules as save number `version + 1`, only while the stored ones are still save number `version` (0
- * before any save); false when another save came first.
+ * before any save): the rules as this statement wrote them (`returning`), undefined when another save came first.
  */
 export async function saveSettings(
   db: Db,
   row: Omit<ReminderSettingsRow, "id" | "version">,
   version: number | undefined,
-): Promise<boolean> {
-  const result = await db
+): Promise<ReminderSettingsRow | undefined> {
+  return db
     .insertInto("reminder_settings")
     .values({ id: 1, ...row, version: 1 })
     .onConflict((oc) => {
       const update = oc.column("id").doUpdateSet((eb) => ({ ...row, version: eb("reminder_settings.version", "+", 1) }));
       return version === undefined ? update : update.where("reminder_settings.version", "=", version);
     })
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
 /**

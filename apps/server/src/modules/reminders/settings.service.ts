@@ -18,7 +18,10 @@ export const DEFAULT_SETTINGS = {
 } as const;
 
 export async function getSettings(db: DB): Promise<ReminderSettings> {
-  const row = await repo.findSettings(db);
+  return settingsOf(await repo.findSettings(db));
+}
+
+function settingsOf(row: repo.ReminderSettingsRow | undefined): ReminderSettings {
   if (!row)
     return {
       ...DEFAULT_SETTINGS,
@@ -69,6 +72,8 @@ export async function saveSettings(
         input.version,
       );
       if (!saved) throw new StaleSave();
+      // What this statement wrote, version included: re-read after the commit, it could be a later save's.
+      const written = settingsOf(saved);
       const { templates: _t, version: _v, ...rules } = input;
       await audit(
         trx,
@@ -77,10 +82,10 @@ export async function saveSettings(
         { type: "reminders" },
         { ...rules, templatesChanged: input.templates !== undefined },
       );
+      return written;
     });
   // A console tab opened before another operator's save would otherwise put the old rules back without a word.
-  await savedOrStale(save, () => getSettings(db));
-  return getSettings(db);
+  return savedOrStale(save, () => getSettings(db));
 }
 
 /** A template filled with sample values, so an operator sees the text before saving it. */

@@ -92,7 +92,10 @@ export async function updateQuestion(
       if (!question) throw notFound("Question not found");
       const stored = Number(question.version ?? 0);
       // Conditional on the version read: of two saves racing from one version, the second finds 0 rows.
-      if ((given.version !== undefined && given.version !== stored) || !(await repo.updateQuestionMedia(trx, id, media, stored)))
+      if (
+        (given.version !== undefined && given.version !== stored) ||
+        (await repo.updateQuestionMedia(trx, id, media, stored)) === null
+      )
         throw new StaleSave();
       replaced = question.media_path;
       await audit(
@@ -102,14 +105,15 @@ export async function updateQuestion(
         { type: "question", id },
         { storyId: question.story_id, media: { from: question.media_path, to: media } },
       );
-      return question.story_id;
+      // Read in the save's own transaction, which holds the row: after the commit a later save's version may show.
+      return listQuestions({ ...deps, db: trx }, question.story_id);
     });
-  const storyId = await savedOrStale(save, () => currentQuestion(deps, id)).catch(async (error: unknown) => {
+  const answer = await savedOrStale(save, () => currentQuestion(deps, id)).catch(async (error: unknown) => {
     await releaseFiles(deps, [media]);
     throw error;
   });
   await releaseFiles(deps, [replaced]);
-  return listQuestions(deps, storyId);
+  return answer;
 }
 
 export async function deleteQuestion(deps: AppDeps, actor: Actor, id: string): Promise<AdminQuestion[]> {
@@ -228,24 +232,24 @@ export async function updateAnswer(deps: AppDeps, actor: Actor, id: string, give
       const stored = Number(answer.version ?? 0);
       if (given.version !== undefined && given.version !== stored) throw new StaleSave();
       const question = await repo.findQuestionRow(trx, answer.question_id);
-      let updated = 0;
+      let updated: number | null = null;
       try {
         updated = await repo.updateAnswerRow(trx, id, { character_id: input.characterId, audio_path: input.audio }, stored);
       } catch (error) {
         if (isForeignKeyViolation(error)) throw new AppError("validation_failed", "characterId: no such family member");
         throw error;
       }
-      if (!updated) throw new StaleSave();
+      if (updated === null) throw new StaleSave();
       replaced = answer.audio_path;
       await audit(trx, actor, "answer.update", { type: "answer", id }, { characterId: input.characterId, audio: input.audio });
-      return question?.story_id ?? "";
+      return listQuestions({ ...deps, db: trx }, question?.story_id ?? "");
     });
-  const storyId = await savedOrStale(save, () => currentAnswer(deps, id)).catch(async (error: unknown) => {
+  const answered = await savedOrStale(save, () => currentAnswer(deps, id)).catch(async (error: unknown) => {
     await releaseFiles(deps, [input.audio]);
     throw error;
   });
   await releaseFiles(deps, [replaced]);
-  return listQuestions(deps, storyId);
+  return answered;
 }
 
 export async function deleteAnswer(deps: AppDeps, actor: Actor, id: string): Promise<AdminQuestion[]> {

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../../db/database.ts";
 import type { StoriesTable } from "../../db/schema.ts";
+import { versionWritten } from "../../db/versions.ts";
 
 /** Every query the story service makes on stories, questions and answers. All take `db | trx`. */
 
@@ -63,15 +64,16 @@ export async function updateStoryRow(db: DB, id: string, values: Partial<Omit<St
   return Number(result.numUpdatedRows);
 }
 
-/** Counts one save, only if nobody saved since `expected` was read: 0 rows means someone else came first. */
+/** Counts one save, only if nobody saved since `expected` was read: the version written, null when someone came first. */
 export async function bumpStoryVersion(db: DB, id: string, expected: number) {
-  const result = await db
+  const row = await db
     .updateTable("stories")
     .set({ version: expected + 1 })
     .where("id", "=", id)
     .where("version", "=", expected)
+    .returning("version")
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return versionWritten(row);
 }
 
 /**
@@ -198,15 +200,16 @@ export async function setQuestionArabicMedia(db: DB, id: string, mediaPath: stri
   return Number(result.numUpdatedRows);
 }
 
-/** Saves new media only if nobody saved the question since `version` was read: 0 rows means someone came first. */
+/** Saves new media only if nobody saved the question since `version` was read: the version written, or null. */
 export async function updateQuestionMedia(db: DB, id: string, mediaPath: string, version: number) {
-  const result = await db
+  const row = await db
     .updateTable("questions")
     .set({ media_path: mediaPath, version: version + 1 })
     .where("id", "=", id)
     .where("version", "=", version)
+    .returning("version")
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return versionWritten(row);
 }
 
 export async function deleteQuestionRow(db: DB, question: { id: string; story_id: string; position: number }) {
@@ -262,13 +265,14 @@ export async function findAnswerRow(db: DB, id: string) {
 
 /** Like `updateQuestionMedia`: conditional on the version read. */
 export async function updateAnswerRow(db: DB, id: string, values: { character_id: string; audio_path: string }, version: number) {
-  const result = await db
+  const row = await db
     .updateTable("answers")
     .set({ ...values, version: version + 1 })
     .where("id", "=", id)
     .where("version", "=", version)
+    .returning("version")
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return versionWritten(row);
 }
 
 export async function parkAnswer(db: DB, id: string, expectedPosition: number, newPosition: number) {

@@ -175,8 +175,16 @@ export async function createStory(deps: WriteDeps, actor: Actor, input: StoryInp
  * Saves the fields `input` names (the console names all of them). With `version`, a save made from an older
  * version than the stored one is refused with 409 stale_version and the stored story; the bump is conditional
  * on the version read, so of two saves racing from one version the second finds 0 rows and is refused too.
+ * `answer` reads the route's answer in the save's own transaction, which holds the row: read after the commit it
+ * could show a later save's version, and a console saving from that one would undo the later save unwarned.
  */
-export async function updateStory(deps: WriteDeps, actor: Actor, id: string, input: StoryPatch): Promise<void> {
+export async function updateStory<T>(
+  deps: WriteDeps,
+  actor: Actor,
+  id: string,
+  input: StoryPatch,
+  answer: (db: Trx) => Promise<T>,
+): Promise<T> {
   const data = validated(storyPatchSchema, input);
   await checkOutsideMedia(deps, data);
   const videoUrl = data.videoUrl === undefined ? undefined : await privateMediaRef(deps, data.videoUrl, "videoUrl");
@@ -186,7 +194,7 @@ export async function updateStory(deps: WriteDeps, actor: Actor, id: string, inp
         const before = await repo.findStoryRow(trx, id);
         if (!before) throw notFound("Story not found");
         const stored = Number(before.version ?? 0);
-        if ((data.version !== undefined && data.version !== stored) || !(await repo.bumpStoryVersion(trx, id, stored)))
+        if ((data.version !== undefined && data.version !== stored) || (await repo.bumpStoryVersion(trx, id, stored)) === null)
           throw new StaleSave();
         const now = new Date().toISOString();
         const next = {
@@ -230,12 +238,19 @@ export async function updateStory(deps: WriteDeps, actor: Actor, id: string, inp
           await applyOrder(trx, current, ids, now);
           await audit(trx, actor, "story.reorder", { type: "story" }, { moved: movesOf(current, ids) });
         }
-        return [videoUrl !== undefined ? before.video_url : null, data.thumbnailUrl !== undefined ? before.thumbnail_path : null];
+        return {
+          replaced: [
+            videoUrl !== undefined ? before.video_url : null,
+            data.thumbnailUrl !== undefined ? before.thumbnail_path : null,
+          ],
+          answered: await answer(trx),
+        };
       }),
     );
-  const replaced = await savedOrStale(save, () => getStory(deps, id));
+  const { replaced, answered } = await savedOrStale(save, () => getStory(deps, id));
   // The video or thumbnail it replaced goes once no row uses it.
   await releaseFiles(deps, replaced);
+  return answered;
 }
 
 /**
@@ -273,15 +288,16 @@ async function setPublishedIn(trx: Trx, actor: Actor, story: StoryRow, published
 }
 
 export async function setPublished(deps: WriteDeps, actor: Actor, id: string, published: boolean): Promise<AdminStory> {
-  await lostRaceAsConflict(() =>
+  return lostRaceAsConflict(() =>
     deps.db.transaction().execute(async (trx) => {
       const story = await repo.findStoryRow(trx, id);
       if (!story) throw notFound("Story not found");
-      if ((Number(story.published ?? 1) === 1) === published) return;
-      await setPublishedIn(trx, actor, story, published, new Date().toISOString());
+      if ((Number(story.published ?? 1) === 1) !== published)
+        await setPublishedIn(trx, actor, story, published, new Date().toISOString());
+      // The story (and its version) as this write left it, not as a later save left it.
+      return getStory({ ...deps, db: trx }, id);
     }),
   );
-  return getStory(deps, id);
 }
 
 /**
@@ -392,11 +408,12 @@ export async function replaceThumbnail(deps: AppDeps, actor: Actor, id: string, 
   const stored = await storeUpload(deps.storage, file, { kind: "image", bucket: "thumbnails", key: () => id });
   // Same object name, new bytes: a version in the address lets caches pick the new picture up at once.
   const path = `${publicObjectPath("thumbnails", id)}?v=${Date.now()}`;
-  await deps.db.transaction().execute(async (trx) => {
+  const answer = await deps.db.transaction().execute(async (trx) => {
     if ((await repo.updateStoryRow(trx, id, { thumbnail_path: path, updated_at: new Date().toISOString() })) !== 1)
       throw notFound("Story not found");
     await audit(trx, actor, "story.thumbnail", { type: "story", id }, { size: stored.size, contentType: stored.contentType });
+    return getStory({ ...deps, db: trx }, id);
   });
   await releaseFiles(deps, [story.thumbnail_path]);
-  return getStory(deps, id);
+  return answer;
 }
