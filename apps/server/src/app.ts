@@ -16,6 +16,7 @@ import { serviceRoleKeyRoutes } from "./modules/admin/service-role-key.routes.ts
 import { analyticsRoutes } from "./modules/analytics/analytics.routes.ts";
 import { createAuthDeps } from "./modules/auth/auth.module.ts";
 import { gotrueRoutes } from "./modules/auth/gotrue.routes.ts";
+import { registerRouteAccess } from "./modules/auth/guards.ts";
 import { phoneAuthRoutes } from "./modules/auth/phone-auth.routes.ts";
 import { loadSigningKeys, refuseStrayKeyFile } from "./modules/auth/signing-keys.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installTokenApiBody(app);
   registerApiDocs(app); // before every route, so the OpenAPI document sees them all
   registerAdminAccess(app); // before every route: each /api/admin route must have a role rule
+  registerRouteAccess(app); // and every other /api route declares who it lets in, checked before its body is read
   await app.register(healthRoutes, { prefix: "/api" });
   await app.register(gotrueRoutes, { prefix: "/auth/v1" });
   await app.register(phoneAuthRoutes, { prefix: "/api" });

@@ -44,6 +44,7 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
   app.get(
     "/account",
     {
+      config: { access: "user" },
       schema: {
         tags,
         summary: "The caller's account: login phone, consent answers, language, a pending phone change",
@@ -60,6 +61,7 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
   app.post(
     "/account/preferences",
     {
+      config: { access: "user" },
       schema: {
         tags,
         summary: "Reminders, WhatsApp opt-in and language; each answer is stored with its time",
@@ -73,6 +75,7 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
   app.post(
     "/account/phone",
     {
+      config: { access: "user" },
       schema: {
         tags,
         summary: "Start changing the login phone: a code is sent to the new number by SMS or WhatsApp",
@@ -86,6 +89,7 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
   app.post(
     "/account/phone/verify",
     {
+      config: { access: "user" },
       schema: {
         tags,
         summary: "The code sent to the new number makes it the login phone",
@@ -99,6 +103,7 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
   app.post(
     "/account/phone/cancel",
     {
+      config: { access: "user" },
       schema: {
         tags,
         summary: "Forget a pending phone change",
@@ -111,6 +116,7 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
   app.post(
     "/account/delete",
     {
+      config: { access: "user" },
       schema: {
         tags,
         summary: "Delete the account and everything it holds (password required)",

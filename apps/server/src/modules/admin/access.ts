@@ -5,9 +5,11 @@ import {
   type AuthContext,
   accessTokenOf,
   authOfToken,
+  markChecked,
   type OperatorRole,
   optionalUser,
   requireSecondFactor,
+  roleAllows,
 } from "../auth/guards.ts";
 
 /**
@@ -97,10 +99,6 @@ const QUERY_TOKEN_ROUTES = new Set(["GET /api/admin/messages/stream"]);
 const ADMIN_PREFIX = "/api/admin";
 const keyOf = (method: string, url: string) => `${method === "HEAD" ? "GET" : method} ${url}`;
 
-export function roleAllows(role: OperatorRole | null, needed: OperatorRole): boolean {
-  return role === "admin" || (role === "facilitator" && needed === "facilitator");
-}
-
 async function callerOf(request: FastifyRequest, key: string): Promise<AuthContext | null> {
   if (!accessTokenOf(request) && QUERY_TOKEN_ROUTES.has(key)) {
     const token = (request.query as Record<string, unknown> | undefined)?.access_token;
@@ -141,6 +139,7 @@ export function registerAdminAccess(app: FastifyInstance): void {
     if (!auth) throw unauthorized("Please log in.");
     if (!needed || !roleAllows(auth.operatorRole, needed)) throw forbidden("Your role does not allow this");
     await requireSecondFactor(request, auth);
+    markChecked(request, needed);
   };
   // A hook of the /api/admin routes only (addRouteOnRequest): no other request pays for it.
   function checkAccess(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {

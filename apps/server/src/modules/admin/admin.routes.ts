@@ -31,7 +31,7 @@ import { badRequest } from "../../errors.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartFile, registerMultipart } from "../../plugins/multipart.ts";
 import { type Actor, actorOf, audit, listAudit } from "../audit/audit.service.ts";
-import { requireOperator } from "../auth/guards.ts";
+import { optionalUser } from "../auth/guards.ts";
 import { enqueueMedia, PROCESSED_AT_UPLOAD } from "../media/enqueue.ts";
 import { checkDeclaredSize, storeUpload } from "../storage/uploads.service.ts";
 import { getAnalytics } from "./analytics.service.ts";
@@ -64,10 +64,11 @@ export async function adminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   await registerMultipart(app, { limits: { fileSize: UPLOAD_LIMITS.video, files: 1, fields: 10, parts: 12 } });
   app.addHook("onRequest", async (request, reply) => {
-    // Which role each route needs is decided in access.ts; this only names the actor for the audit log.
-    const auth = await requireOperator(request);
-    request.adminActor = actorOf(auth);
     reply.header("cache-control", "private, no-store");
+    // Which role each route needs is decided and checked in access.ts (a route hook, after this one); this only
+    // names the actor for the audit log.
+    const auth = await optionalUser(request);
+    if (auth) request.adminActor = actorOf(auth);
   });
 
   teamRoutes(app, actor);

@@ -16,6 +16,7 @@ export async function serviceRoleKeyRoutes(fastify: FastifyInstance) {
   app.post(
     "/service-role-key",
     {
+      config: { access: "admin" },
       schema: {
         tags: ["admin"],
         summary: "Show the service-role key (admins only, past their second factor when they have one; audited)",

@@ -24,6 +24,7 @@ export async function analyticsRoutes(fastify: FastifyInstance) {
   app.post(
     "/events",
     {
+      config: { access: "public" },
       bodyLimit: EVENTS_BODY_LIMIT,
       schema: {
         tags: ["analytics"],

@@ -57,6 +57,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/sign-up",
     {
+      config: { access: "public" },
       schema: {
         tags: ["auth"],
         body: phoneSignUpRequestSchema,
@@ -69,6 +70,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/send-otp",
     {
+      config: { access: "public" },
       schema: {
         tags: ["auth"],
         body: sendOtpRequestSchema,
@@ -88,6 +90,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/team/join",
     {
+      config: { access: "public" },
       schema: {
         tags: ["auth"],
         summary: "Someone invited to the console sets their password with the code their invitation's link carried",
@@ -104,6 +107,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/team/recover",
     {
+      config: { access: "public" },
       schema: {
         tags: ["auth"],
         summary: "An operator's forgotten password: a code and a link to the console's reset page, if the account is one",
@@ -120,6 +124,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/team/reset-password",
     {
+      config: { access: "public" },
       schema: {
         tags: ["auth"],
         summary: "An operator sets a new password with the code their reset link carried; every session ends",
@@ -136,6 +141,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/verify-otp",
     {
+      config: { access: "public" },
       schema: {
         tags: ["auth"],
         body: verifyOtpRequestSchema,
@@ -148,6 +154,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/reset-password",
     {
+      config: { access: "public" },
       schema: {
         tags: ["auth"],
         body: resetPasswordRequestSchema,
@@ -164,6 +171,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/change-password",
     {
+      config: { access: "user" },
       schema: {
         tags: ["auth"],
         body: changePasswordRequestSchema,
@@ -176,6 +184,7 @@ export async function phoneAuthRoutes(fastify: FastifyInstance) {
   app.post(
     "/users",
     {
+      config: { access: "user" },
       schema: {
         tags: ["auth"],
         body: createAccountUserRequestSchema,

@@ -32,6 +32,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
   app.get(
     "/instruction",
     {
+      config: { access: "public" },
       schema: {
         tags: ["content"],
         summary: "The instruction video for a location",
@@ -49,7 +50,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
   app.post(
     "/instruction",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "The instruction video for a location",
@@ -69,6 +70,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
   app.get(
     "/get/contents",
     {
+      config: { access: "public" },
       schema: {
         tags: ["content"],
         summary: "Terms and privacy documents (PDF URLs), the greeting audio and the landing video",
@@ -86,6 +88,7 @@ export async function contentRoutes(fastify: FastifyInstance) {
   app.post(
     "/contactSubmission",
     {
+      config: { access: "public" },
       schema: {
         tags: ["content"],
         summary: "Send the Contact Us form (name and message required; an idempotencyKey stores a retried form once)",

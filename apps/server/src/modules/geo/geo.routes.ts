@@ -42,6 +42,7 @@ export async function geoRoutes(fastify: FastifyInstance) {
   app.get(
     "/geo",
     {
+      config: { access: "public" },
       schema: {
         tags: ["content"],
         summary: "The visitor's country from a CDN header, else from their IP address",
@@ -69,7 +70,7 @@ export async function geoRoutes(fastify: FastifyInstance) {
   // country list costs its JavaScript nothing and the browser fetches only the flags on screen.
   app.get(
     "/flags/:code",
-    { schema: { tags: ["content"], summary: "A country's flag (SVG)", params: flagParamsSchema } },
+    { config: { access: "public" }, schema: { tags: ["content"], summary: "A country's flag (SVG)", params: flagParamsSchema } },
     async (request, reply) => {
       const code = request.params.code.slice(0, 2).toUpperCase();
       if (!FLAG_CODES.has(code)) throw notFound("No flag for this country");

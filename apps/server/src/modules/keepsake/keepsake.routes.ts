@@ -29,6 +29,7 @@ export async function keepsakeRoutes(fastify: FastifyInstance) {
   app.get(
     "/keepsake",
     {
+      config: { access: "user" },
       schema: {
         tags: ["keepsake"],
         summary: "The caller's keepsake: watched stories, the voices they could hold, and live share links",
@@ -46,6 +47,7 @@ export async function keepsakeRoutes(fastify: FastifyInstance) {
   app.put(
     "/keepsake",
     {
+      config: { access: "user" },
       schema: {
         tags: ["keepsake"],
         summary: "Save the keepsake's title, dedication and voices (in their order)",
@@ -64,6 +66,7 @@ export async function keepsakeRoutes(fastify: FastifyInstance) {
   app.post(
     "/keepsake/share",
     {
+      config: { access: "user" },
       schema: {
         tags: ["keepsake"],
         summary: "Share the book: a whole-book link and one per voice, with the chosen expiry",
@@ -81,6 +84,7 @@ export async function keepsakeRoutes(fastify: FastifyInstance) {
   app.post(
     "/keepsake/links/:id/revoke",
     {
+      config: { access: "user" },
       schema: {
         tags: ["keepsake"],
         summary: "Revoke one of the caller's share links: its pages answer 404 from now on",
@@ -100,6 +104,7 @@ export async function keepsakeRoutes(fastify: FastifyInstance) {
   app.get(
     "/keepsake/people/:userId",
     {
+      config: { access: "admin" },
       schema: {
         tags: ["keepsake"],
         summary: "A person's printable keepsake, for programs that print and mail books (admins; audited)",

@@ -99,6 +99,7 @@ export async function mediaRoutes(fastify: FastifyInstance) {
   app.get(
     "/api/media/stream",
     {
+      config: { access: "public" },
       schema: {
         tags: ["media"],
         summary: "The HLS version of a video the caller was given (its signed link or public address), once processed",

@@ -133,7 +133,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   app.post(
     "/messages",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "The caller's messages: newest page first, `before` (a message id) for older pages, plus the greeting audio",
@@ -152,7 +152,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   app.post(
     "/message/send",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "Send a message: multipart `message` + `messageType` text, or an `audio` file with messageType audio (10 MB)",
@@ -169,7 +169,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   app.post(
     "/messages/read",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "Mark the facilitators' messages read up to a message id (default: all)",
@@ -186,7 +186,10 @@ export async function messageRoutes(fastify: FastifyInstance) {
 
   app.get(
     "/messages/greeting",
-    { schema: { tags: ["messages"], summary: "The greeting audio shown first in the chat", response: { 200: greetingSchema } } },
+    {
+      config: { access: "user" },
+      schema: { tags: ["messages"], summary: "The greeting audio shown first in the chat", response: { 200: greetingSchema } },
+    },
     async (request) => {
       await requireUser(request);
       return { audio: await service.greeting() };
@@ -196,6 +199,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   app.route({
     method: ["GET", "HEAD"],
     url: "/messages/audio/:id",
+    config: { access: "user" },
     schema: {
       tags: ["messages"],
       summary: "A voice message's audio (the conversation's owner and facilitators only; Range supported)",
@@ -217,6 +221,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   app.get(
     "/messages/stream",
     {
+      config: { access: "public" },
       logLevel: "warn",
       schema: {
         tags: ["messages"],
@@ -234,6 +239,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   app.get(
     "/messages/unread",
     {
+      config: { access: "user" },
       schema: {
         tags: ["messages"],
         summary: "How many facilitator messages the caller has not read (the menu's Message Center count)",

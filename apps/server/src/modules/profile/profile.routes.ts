@@ -38,6 +38,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
   app.get(
     "/profile",
     {
+      config: { access: "user" },
       schema: {
         tags: ["profile"],
         summary: "The caller's profile and watched stories",
@@ -56,7 +57,7 @@ export async function profileRoutes(fastify: FastifyInstance) {
   app.post(
     "/profile",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "The caller's profile",
@@ -82,7 +83,7 @@ async function profileUpdateRoutes(fastify: FastifyInstance) {
   app.post(
     "/profile/update",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "Update name, city, gender, ageGroup, timeZone (multipart or JSON; empty fields are left as they are)",

@@ -46,6 +46,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.get(
     "/stories",
     {
+      config: { access: "optional" },
       schema: {
         tags: ["stories"],
         summary: "List the stories in order",
@@ -69,6 +70,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.get(
     "/stories/:id",
     {
+      config: { access: "optional" },
       schema: {
         tags: ["stories"],
         summary: "One story",
@@ -89,6 +91,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.post(
     "/stories",
     {
+      config: { access: "admin" },
       schema: {
         tags: ["stories"],
         summary: "Create a story (admins)",
@@ -110,6 +113,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.put(
     "/stories",
     {
+      config: { access: "admin" },
       schema: {
         tags: ["stories"],
         summary: "Update a story (admins)",
@@ -133,6 +137,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.delete(
     "/stories",
     {
+      config: { access: "admin" },
       schema: {
         tags: ["stories"],
         summary: "Delete a story (admins)",
@@ -151,6 +156,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.post(
     "/stories/reorder",
     {
+      config: { access: "admin" },
       schema: {
         tags: ["stories"],
         summary: "Set the order of every story at once (admins)",
@@ -169,6 +175,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.get(
     "/landing/answers",
     {
+      config: { access: "public" },
       schema: {
         tags: ["content"],
         summary: "Family members' answers played on the landing and character screens",
@@ -184,7 +191,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.post(
     "/story/questions",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "A story's questions, in order",
@@ -203,7 +210,7 @@ export async function programRoutes(fastify: FastifyInstance) {
   app.post(
     "/story/questions/answers",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "The family members' recorded answers to a story's questions",

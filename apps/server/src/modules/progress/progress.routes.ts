@@ -9,6 +9,7 @@ export async function progressRoutes(fastify: FastifyInstance) {
   app.post(
     "/users/:id/watchStory/:storyId",
     {
+      config: { access: "user" },
       schema: {
         tags: ["progress"],
         summary: "Record a story as watched (self only, `me` for the caller; idempotent; in order)",

@@ -12,7 +12,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { AppError } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartParts, registerMultipart } from "../../plugins/multipart.ts";
-import { requireSelfOrAdmin, requireUser } from "../auth/guards.ts";
+import { requireSelfOrAdmin, requireUser, requireUserUnlessSigned } from "../auth/guards.ts";
 import { voiceCopyOf } from "../media/media.service.ts";
 import { sendObject } from "../storage/object-response.ts";
 import {
@@ -47,7 +47,7 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
   app.post(
     "/story/audio/add",
     {
-      config: { envelope: true },
+      config: { access: "user", envelope: true },
       schema: {
         tags: ["token API"],
         summary: "Upload a recording for a story (multipart: audio, story, optional index and duration)",
@@ -116,6 +116,7 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
   app.get(
     "/recordings",
     {
+      config: { access: "user" },
       schema: {
         tags: ["recordings"],
         summary: "The caller's own recordings, newest first",
@@ -132,6 +133,7 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
   app.get(
     "/users/:id/recordings",
     {
+      config: { access: { self: "id", or: "admin" } },
       schema: {
         tags: ["recordings"],
         summary: "A user's recordings (themself or an admin)",
@@ -149,6 +151,8 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
   app.route({
     method: ["GET", "HEAD"],
     url: "/recordings/:id/audio",
+    // A signed link needs no token; without one the handler asks for the owner (or an admin).
+    config: { access: "optional" },
     schema: {
       tags: ["recordings"],
       summary: "Play a recording (owner or admin, or a signed link from the list), with Range and ETag",
@@ -159,7 +163,11 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
       const { expires, signature } = request.query;
       const signed = signature !== undefined && isValidLink(app.deps, request.params.id, expires, signature);
       if (signature !== undefined && !signed) throw new AppError("forbidden", "This link has expired or is not valid");
-      const row = await playableRecording(app.deps, signed ? "signed-link" : await requireUser(request), request.params.id);
+      const row = await playableRecording(
+        app.deps,
+        signed ? "signed-link" : await requireUserUnlessSigned(request),
+        request.params.id,
+      );
       // The loudness-normalised AAC copy once it is ready (modules/media), else the recording as it was sent.
       const key = (await voiceCopyOf(app.deps, RECORDINGS_BUCKET, row.object_key)) ?? row.object_key;
       return sendObject(request, reply, app.deps.storage, RECORDINGS_BUCKET, key, PRIVATE_CACHE);

@@ -79,6 +79,7 @@ export async function reminderRoutes(fastify: FastifyInstance) {
   app.get(
     "/reminders/stop",
     {
+      config: { access: "public" },
       schema: {
         tags: ["reminders"],
         summary: "The stop link's page: asks before turning reminders off",
@@ -100,6 +101,7 @@ export async function reminderRoutes(fastify: FastifyInstance) {
   app.post(
     "/reminders/stop",
     {
+      config: { access: "public" },
       schema: {
         tags: ["reminders"],
         summary: "Use a stop link: reminders off (once per link; JSON or the page's form)",
@@ -128,6 +130,7 @@ export async function reminderRoutes(fastify: FastifyInstance) {
   app.post(
     "/reminders/inbound/twilio",
     {
+      config: { access: "public" },
       schema: {
         tags: ["reminders"],
         summary: "Inbound SMS/WhatsApp (Twilio-style): STOP turns the sender's reminders off",
@@ -155,13 +158,17 @@ export async function reminderRoutes(fastify: FastifyInstance) {
   // ── Web Push subscriptions (the signed-in person's browsers) ────────────────────────────────────
   app.get(
     "/push/key",
-    { schema: { tags: ["push"], summary: "The VAPID public key browsers subscribe with", response: { 200: pushKeySchema } } },
+    {
+      config: { access: "public" },
+      schema: { tags: ["push"], summary: "The VAPID public key browsers subscribe with", response: { 200: pushKeySchema } },
+    },
     async () => ({ publicKey: (await vapidKeys(app.deps)).publicKey }),
   );
 
   app.post(
     "/push/subscription",
     {
+      config: { access: "user" },
       schema: {
         tags: ["push"],
         summary: "Save this browser's push subscription (replies from the facilitators arrive as notifications)",
@@ -179,6 +186,7 @@ export async function reminderRoutes(fastify: FastifyInstance) {
   app.post(
     "/push/unsubscribe",
     {
+      config: { access: "user" },
       schema: {
         tags: ["push"],
         summary: "Forget one browser's subscription, or (no endpoint) every one of the caller's",
@@ -195,8 +203,8 @@ export async function reminderRoutes(fastify: FastifyInstance) {
 
   async function adminReminderRoutes(scope: FastifyInstance) {
     const admin = scope.withTypeProvider<ZodTypeProvider>();
-    admin.addHook("onRequest", async (request, reply) => {
-      await requireAdmin(request);
+    // Admins only: modules/admin/access.ts checks it for every /api/admin route, before the body is read.
+    admin.addHook("onRequest", async (_request, reply) => {
       reply.header("cache-control", "private, no-store");
     });
     const tags = ["admin", "reminders"];

@@ -12,6 +12,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
   app.get(
     "/users",
     {
+      config: { access: "facilitator" },
       schema: {
         tags: ["users"],
         summary: "List users, newest first, searchable by name, e-mail or phone in any form (admins and facilitators)",
@@ -29,6 +30,7 @@ export async function usersRoutes(fastify: FastifyInstance) {
   app.get(
     "/users/:id",
     {
+      config: { access: { self: "id", or: "facilitator" } },
       schema: {
         tags: ["users"],
         summary: "One user (themself, or anyone for an admin or facilitator)",
