@@ -17,13 +17,14 @@ export async function setInstructionArabicMedia(
   location: InstructionLocation,
   media: string | null,
 ): Promise<AdminMedia> {
-  const replaced = await deps.db.transaction().execute(async (trx) => {
+  const { replaced, answer } = await deps.db.transaction().execute(async (trx) => {
     const before = await repo.findInstructionRow(trx, location);
     if (!before) throw new AppError("validation_failed", "media: upload the English video of this instruction first");
     await repo.setInstructionArabicMedia(trx, location, media, new Date().toISOString());
     await audit(trx, actor, "instruction.media_ar", { type: "instruction", id: location }, { media });
-    return before.media_path_ar;
+    // Read in this write's transaction: after the commit, another save's version could show instead.
+    return { replaced: before.media_path_ar, answer: await getMedia(trx) };
   });
   await releaseFiles(deps, [replaced]);
-  return getMedia(deps.db);
+  return answer;
 }

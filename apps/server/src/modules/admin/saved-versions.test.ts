@@ -162,6 +162,67 @@ describe("concurrent versioned saves across two replicas answer the version thei
     });
   });
 
+  it("a story's Arabic video, saved among saves of its text, answers the version stored when it was written", async () => {
+    const created = await t.app.inject({
+      method: "POST",
+      url: "/api/admin/stories",
+      headers: admin.headers,
+      payload: { titleEn: "Start", titleAr: "البداية", videoUrl: "https://youtu.be/abcdefgh" },
+    });
+    const id = created.json().id as string;
+    const read = (body: unknown) => {
+      const s = body as { titleEn: string; version: number };
+      return { content: s.titleEn, version: s.version };
+    };
+    const arabic = Array.from({ length: 6 }, (_, k) => `https://youtu.be/arabic0${k}`);
+    const [, answers] = await Promise.all([
+      race(
+        {
+          actions: ["story.update"],
+          save: (app, i, version) =>
+            inject(app, "PUT", `/api/admin/stories/${id}`, {
+              titleEn: `Story ${i}`,
+              titleAr: "البداية",
+              videoUrl: "https://youtu.be/abcdefgh",
+              version,
+            }),
+          read,
+          contentOf: (i) => `Story ${i}`,
+          audited: () => "",
+          stored: async () => ({ content: "", version: 0 }),
+        },
+        0,
+      ),
+      Promise.all(
+        arabic.map(async (videoUrl, k) => {
+          await new Promise((resolve) => setTimeout(resolve, 10 * k));
+          return inject(k % 2 ? t.replica : t.app, "PUT", `/api/admin/stories/${id}/video/ar`, { videoUrl });
+        }),
+      ),
+    ]);
+    // In commit order (the row is held from each write to its commit): a text save counts a version, an Arabic
+    // video does not, so each Arabic save saw as many versions as text saves came before it.
+    const trail = await t.app.deps.db
+      .selectFrom("admin_audit_log")
+      .select(["action", "details"])
+      .where("target_id", "=", id)
+      .where("action", "in", ["story.update", "story.video_ar"])
+      .orderBy("id")
+      .execute();
+    const versionAt = new Map<string, number>();
+    let version = 0;
+    for (const row of trail) {
+      if (row.action === "story.update") version++;
+      else versionAt.set((JSON.parse(row.details as string) as { to: string }).to, version);
+    }
+    expect(version).toBe(CLIENTS);
+    for (const [k, res] of answers.entries()) {
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().videoUrlAr).toBe(arabic[k]);
+      expect(res.json().version, arabic[k]).toBe(versionAt.get(arabic[k] as string));
+    }
+  });
+
   it("a family member", async () => {
     const created = await t.app.inject({
       method: "POST",
