@@ -131,7 +131,8 @@ describe("concurrent versioned saves across two replicas answer the version thei
     });
   });
 
-  it("a story", async () => {
+  /** A new story, and its title saved by client `i` as a versioned resource. */
+  async function storyTitle(): Promise<Versioned & { id: string }> {
     const created = await t.app.inject({
       method: "POST",
       url: "/api/admin/stories",
@@ -145,7 +146,8 @@ describe("concurrent versioned saves across two replicas answer the version thei
       const s = body as { titleEn: string; version: number };
       return { content: s.titleEn, version: s.version };
     };
-    await checkHonest({
+    return {
+      id,
       actions: ["story.update"],
       save: (app, i, version) =>
         inject(app, "PUT", `/api/admin/stories/${id}`, {
@@ -159,40 +161,19 @@ describe("concurrent versioned saves across two replicas answer the version thei
       audited: (details) => (details.titleEn as { to: string }).to,
       stored: async () =>
         read((await t.app.inject({ method: "GET", url: `/api/admin/stories/${id}`, headers: admin.headers })).json()),
-    });
+    };
+  }
+
+  it("a story", async () => {
+    await checkHonest(await storyTitle());
   });
 
   it("a story's Arabic video, saved among saves of its text, answers the version stored when it was written", async () => {
-    const created = await t.app.inject({
-      method: "POST",
-      url: "/api/admin/stories",
-      headers: admin.headers,
-      payload: { titleEn: "Start", titleAr: "البداية", videoUrl: "https://youtu.be/abcdefgh" },
-    });
-    const id = created.json().id as string;
-    const read = (body: unknown) => {
-      const s = body as { titleEn: string; version: number };
-      return { content: s.titleEn, version: s.version };
-    };
+    const story = await storyTitle();
+    const { id } = story;
     const arabic = Array.from({ length: 6 }, (_, k) => `https://youtu.be/arabic0${k}`);
     const [, answers] = await Promise.all([
-      race(
-        {
-          actions: ["story.update"],
-          save: (app, i, version) =>
-            inject(app, "PUT", `/api/admin/stories/${id}`, {
-              titleEn: `Story ${i}`,
-              titleAr: "البداية",
-              videoUrl: "https://youtu.be/abcdefgh",
-              version,
-            }),
-          read,
-          contentOf: (i) => `Story ${i}`,
-          audited: () => "",
-          stored: async () => ({ content: "", version: 0 }),
-        },
-        0,
-      ),
+      race(story, 0),
       Promise.all(
         arabic.map(async (videoUrl, k) => {
           await new Promise((resolve) => setTimeout(resolve, 10 * k));
