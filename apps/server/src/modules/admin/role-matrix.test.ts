@@ -82,8 +82,7 @@ describe("every route that checks its caller × an invalid request", () => {
     });
     return res.statusCode;
   }
-  const isOperatorOnly = (access: RouteAccess) =>
-    access === "facilitator" || access === "admin" || typeof access === "object";
+  const isOperatorOnly = (access: RouteAccess) => access === "facilitator" || access === "admin" || typeof access === "object";
   /** Every route whose caller is checked, with what it lets in; streams take their token in the query (tested above). */
   const checked = (): [string, RouteAccess][] =>
     [
