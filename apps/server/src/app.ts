@@ -23,6 +23,7 @@ import { contentRoutes } from "./modules/content/content.routes.ts";
 import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { keepsakeModule } from "./modules/keepsake/keepsake.routes.ts";
+import { enqueueStoredFile } from "./modules/media/enqueue.ts";
 import { mediaRoutes } from "./modules/media/media.routes.ts";
 import { startMediaWorker } from "./modules/media/worker.ts";
 import { messageRoutes } from "./modules/messages/messages.routes.ts";
@@ -35,6 +36,7 @@ import { startProgressCache } from "./modules/progress/progress.service.ts";
 import { recordingsRoutes } from "./modules/recordings/recordings.routes.ts";
 import { reminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
+import { FileEvents } from "./modules/storage/file-events.ts";
 import { storageRoutes } from "./modules/storage/storage.routes.ts";
 import { moveStoryMediaPrivate, startStorageSweep } from "./modules/storage/storage-upkeep.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
@@ -118,6 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       db: database.db,
       secrets,
       storage,
+      fileEvents: new FileEvents(),
       bus,
       auth: await createAuthDeps(config, database, keys, messages, bus),
       messages,
@@ -125,6 +128,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     app.decorate("deps", deps);
     // Auth's admin API deletes accounts through account's deletion, registered here so auth imports no module.
     registerAccountDeletion(deps);
+    // Media processes what the other modules store; storage only announces it, so storage imports no module above it.
+    deps.fileEvents.onFileStored((file) => enqueueStoredFile(deps, file));
     if (config.admin) await deps.auth.service.ensureAdmin(config.admin);
     if (config.seedDemo) await seedDemoProgram(deps, app.log);
     await moveStoryMediaPrivate(deps, app.log);

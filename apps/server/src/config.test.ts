@@ -14,6 +14,22 @@ describe("loadConfig", () => {
     expect(loadConfig({ MEDIA_JOB_LEASE_SECONDS: "5" }).mediaJobLeaseSeconds).toBe(5);
   });
 
+  it("bounds uploaded videos at 4096 px a side and 60 minutes, one job per lane, unless told otherwise", () => {
+    expect(loadConfig({}).media).toEqual({
+      maxVideoSidePx: 4096,
+      maxVideoSeconds: 3600,
+      videoConcurrency: 1,
+      voiceConcurrency: 1,
+    });
+    const media = loadConfig({
+      MEDIA_MAX_VIDEO_SIDE_PX: "1920",
+      MEDIA_MAX_VIDEO_MINUTES: "5",
+      MEDIA_VOICE_CONCURRENCY: "2",
+    }).media;
+    expect(media).toEqual({ maxVideoSidePx: 1920, maxVideoSeconds: 300, videoConcurrency: 1, voiceConcurrency: 2 });
+    expect(() => loadConfig({ MEDIA_MAX_VIDEO_SIDE_PX: "0" })).toThrow(ConfigError);
+  });
+
   it("chooses PostgreSQL for a postgres:// DATABASE_URL", () => {
     const config = loadConfig({ DATABASE_URL: "postgres://u@127.0.0.1:5432/db", STORAGE_DRIVER: "local" });
     expect(config.database).toEqual({ kind: "postgres", url: "postgres://u@127.0.0.1:5432/db" });

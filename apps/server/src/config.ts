@@ -113,6 +113,14 @@ const envSchema = z
     // How long a media job's claim holds without news from its worker (renewed while the job runs): after a
     // replica dies, its job is taken again this long after the last renewal. Tests set a few seconds.
     MEDIA_JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
+    // Story videos (and the console's other videos) past these are refused at upload: a larger picture or a longer
+    // clip costs the one media worker hours and a phone a rendition it cannot decode.
+    MEDIA_MAX_VIDEO_SIDE_PX: z.coerce.number().int().min(240).max(16_384).default(4096),
+    MEDIA_MAX_VIDEO_MINUTES: z.coerce.number().int().min(1).max(600).default(60),
+    // Media jobs each replica runs at once per lane: videos in one, voices in the other, so a voice never waits
+    // behind a story video's transcode.
+    MEDIA_VIDEO_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+    MEDIA_VOICE_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.DATABASE_URL.startsWith("sqlite:") && env.STORAGE_DRIVER === undefined)
@@ -173,6 +181,13 @@ export interface Config {
   reminderIntervalSeconds: number;
   /** A media job's claim lapses this long after its worker's last renewal (a dead replica's job is then taken again). */
   mediaJobLeaseSeconds: number;
+  /** What an uploaded video may be (larger or longer is refused at upload) and the media jobs run at once per lane. */
+  media: {
+    maxVideoSidePx: number;
+    maxVideoSeconds: number;
+    videoConcurrency: number;
+    voiceConcurrency: number;
+  };
   /** Minutes between storage sweeps after the one at start-up; 0 sweeps at start-up only. */
   storageSweepIntervalMinutes: number;
   /** CACHE_MAX_BYTES: the in-process caches' memory, in bytes, all together. */
@@ -250,6 +265,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     reminderIntervalSeconds: env.REMINDER_INTERVAL_SECONDS,
     mediaJobLeaseSeconds: env.MEDIA_JOB_LEASE_SECONDS,
+    media: {
+      maxVideoSidePx: env.MEDIA_MAX_VIDEO_SIDE_PX,
+      maxVideoSeconds: env.MEDIA_MAX_VIDEO_MINUTES * 60,
+      videoConcurrency: env.MEDIA_VIDEO_CONCURRENCY,
+      voiceConcurrency: env.MEDIA_VOICE_CONCURRENCY,
+    },
     storageSweepIntervalMinutes: env.STORAGE_SWEEP_INTERVAL_MINUTES,
     cacheMaxBytes: env.CACHE_MAX_BYTES,
     storage:

@@ -13,6 +13,7 @@ import type { AuthService } from "./modules/auth/auth.service.ts";
 import type { LiveSessions } from "./modules/auth/live-sessions.ts";
 import type { PhoneAuthService } from "./modules/auth/phone-auth.service.ts";
 import type { SigningKeys } from "./modules/auth/signing-keys.ts";
+import type { FileEvents } from "./modules/storage/file-events.ts";
 
 /** What every module may use. Built once at start-up; tests build their own. */
 export interface AppDeps {
@@ -22,6 +23,8 @@ export interface AppDeps {
   /** Secrets shared by every replica (see infrastructure/secrets/secret-store.ts for how to use it). */
   secrets: SecretStore;
   storage: FileStorage;
+  /** "A file was stored": the modules that store files announce it, the media module listens (wired in app.ts). */
+  fileEvents: FileEvents;
   /** Cross-process signals (live chat): in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
   bus: MessageBus;
   auth: {

@@ -39,6 +39,10 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invite_invalid: 400,
   no_phone_number: 422,
   operator_account: 409,
+  media_unreadable: 415,
+  voice_too_long: 422,
+  video_too_long: 422,
+  video_too_large: 422,
 };
 
 /**

@@ -47,6 +47,11 @@ export const ERROR_CODES = [
   "invite_invalid",
   "no_phone_number",
   "operator_account",
+  // Uploaded media, measured before they are accepted (server: modules/media/admission.ts).
+  "media_unreadable",
+  "voice_too_long",
+  "video_too_long",
+  "video_too_large",
 ] as const;
 
 export const errorCodeSchema = z.enum(ERROR_CODES);

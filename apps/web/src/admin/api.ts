@@ -367,7 +367,7 @@ export async function uploadWithProgress<T>(
     xhr.upload.onprogress = (event) =>
       options.onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : file.size });
     xhr.onload = () => {
-      let body: { code?: string; message?: string } | undefined;
+      let body: { code?: string; message?: string; details?: unknown } | undefined;
       try {
         body = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
       } catch {
@@ -380,6 +380,7 @@ export async function uploadWithProgress<T>(
             (body?.code as ErrorCode | undefined) ?? statusCode(xhr.status),
             body?.message ?? xhr.statusText,
             xhr.status,
+            body?.details,
           ),
         );
     };

@@ -57,4 +57,21 @@ describe("errors a person can act on", () => {
     await i18n.changeLanguage("ar");
     expect(errorText(new ApiError("incorrect_password", "x", 400))).toBe("كلمة المرور الحالية غير صحيحة");
   });
+
+  it("says why an upload's voice or video was refused, with the limit the server named", async () => {
+    await i18n.changeLanguage("en");
+    expect(errorText(new ApiError("voice_too_long", "x", 422))).toBe(
+      "This recording is longer than 10 minutes. Please record a shorter one.",
+    );
+    expect(errorText(new ApiError("video_too_large", "x", 422, { limitPx: 4096 }))).toBe(
+      "This video's picture is too large: at most 4096 pixels on a side.",
+    );
+    await i18n.changeLanguage("ar");
+    expect(errorText(new ApiError("video_too_long", "x", 422, { limitMinutes: 60 }))).toBe(
+      "هذا الفيديو أطول من المسموح. المدة القصوى بالدقائق: 60.",
+    );
+    expect(errorText(new ApiError("media_unreadable", "x", 415))).toBe(
+      "تعذّرت قراءة هذا الملف صوتًا أو فيديو. سجّله مرة أخرى أو اختر ملفًا آخر.",
+    );
+  });
 });

@@ -69,7 +69,9 @@ export function errorText(error: unknown): string {
   const wait = retryAfterOf(error);
   if (wait) return waitText(wait);
   const key = `errors.${errorKey(error)}`;
-  return i18n.exists(key, { ns: "common" }) ? String(i18n.t(key as never)) : i18n.t("errors.unknown");
+  // A limit the server names in `details` (a video's longest side, its minutes) fills the text's placeholders.
+  const details = error instanceof ApiError && typeof error.details === "object" && error.details ? error.details : {};
+  return i18n.exists(key, { ns: "common" }) ? String(i18n.t(key as never, details as never)) : i18n.t("errors.unknown");
 }
 
 /** "Too many attempts. Try again in 5 minutes." in the person's language (with its plural forms). */

@@ -32,7 +32,7 @@ import { errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartFile, registerMultipart } from "../../plugins/multipart.ts";
 import { type Actor, actorOf, audit, listAudit } from "../audit/audit.service.ts";
 import { optionalUser } from "../auth/guards.ts";
-import { enqueueMedia, PROCESSED_AT_UPLOAD } from "../media/enqueue.ts";
+import { admitMedia } from "../media/admission.ts";
 import { checkDeclaredSize, storeUpload } from "../storage/uploads.service.ts";
 import { getAnalytics } from "./analytics.service.ts";
 import { arabicMediaRoutes } from "./arabic-media.routes.ts";
@@ -95,19 +95,29 @@ export async function adminRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { kind, bucket } = UPLOAD_PURPOSES[request.params.purpose];
+      const { purpose } = request.params;
+      const { kind, bucket } = UPLOAD_PURPOSES[purpose];
+      // Voices and videos are measured before they are kept: too long, too large a picture, or unreadable is refused.
+      const admit =
+        kind === "video" || kind === "audio"
+          ? (file: string) => admitMedia(app.deps, file, kind === "video" ? "video" : "voice")
+          : undefined;
       try {
-        const stored = await storeUpload(app.deps.storage, await fileOf(request, kind), { kind, bucket });
-        // Files that play from where they were uploaded are processed now; story videos and question media are
-        // processed as the private copy made when a story takes them (storage/story-media.ts).
-        if (PROCESSED_AT_UPLOAD.includes(request.params.purpose))
-          await enqueueMedia(app.deps, { bucket, key: stored.key, kind: kind === "video" ? "video" : "audio" });
+        const stored = await storeUpload(app.deps.storage, await fileOf(request, kind), { kind, bucket, admit });
+        // The media module decides what to process now (what plays from where it was uploaded) and what later
+        // (story videos and question media, as the private copy a story makes: storage/story-media.ts).
+        await app.deps.fileEvents.fileStored({
+          bucket,
+          key: stored.key,
+          contentType: stored.contentType,
+          use: { kind: "upload", purpose },
+        });
         await audit(
           app.deps.db,
           actor(request),
           "file.upload",
           { type: "file", id: stored.path },
-          { purpose: request.params.purpose, size: stored.size },
+          { purpose, size: stored.size },
         );
         return { path: stored.path, size: stored.size, contentType: stored.contentType };
       } catch (error) {

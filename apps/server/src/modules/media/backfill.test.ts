@@ -1,9 +1,11 @@
+import { execFile } from "node:child_process";
 import { STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 import { enqueueUnprocessed } from "./backfill.ts";
+import { loadBinaries } from "./ffmpeg.ts";
 import { findJobs } from "./media.repository.ts";
 import { mediaWorkerOf } from "./worker.ts";
 
@@ -22,10 +24,20 @@ afterAll(async () => {
   await t?.close();
 });
 
-// An MP4's first bytes, enough for the upload's sniffer; no job runs, so nothing decodes it.
-const mp4 = Buffer.concat([Buffer.from("000000186674797069736f6d0000020069736f6d", "hex"), Buffer.alloc(4000, 1)]);
-
 it("enqueues a job for a stored story video that has none, and nothing the second time", async () => {
+  // A real clip (an upload is measured before it is kept), a second of 32×32; no job runs.
+  const { ffmpeg } = await loadBinaries();
+  const mp4 = await new Promise<Buffer>((resolve, reject) =>
+    execFile(
+      ffmpeg,
+      [
+        ...["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=black:s=32x32:r=5:d=1", "-threads", "1"],
+        ...["-c:v", "libx264", "-preset", "ultrafast", "-movflags", "+frag_keyframe+empty_moov", "-f", "mp4", "pipe:1"],
+      ],
+      { encoding: "buffer" },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
+    ),
+  );
   const boundary = "----backfill";
   const payload = Buffer.concat([
     Buffer.from(

@@ -1,7 +1,8 @@
 import { type Bucket, STORY_MEDIA_BUCKET, UPLOAD_PURPOSES } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
+import { ownerKeyOf } from "../storage/derived-files.ts";
 import { listStoredSources } from "../storage/stored-sources.ts";
-import { enqueueMedia, mediaKindOf, ownerKeyOf, PROCESSED_AT_UPLOAD } from "./enqueue.ts";
+import { enqueueMedia, mediaKindOf, PROCESSED_AT_UPLOAD } from "./enqueue.ts";
 import { findJobs, type MediaKind } from "./media.repository.ts";
 
 /** Public buckets whose uploads are processed where they are (instruction videos, voices). */

@@ -3,8 +3,8 @@ import { type Bucket, captionsProblem, LANGUAGES, type Language } from "@hikaya/
 import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
+import { derivedPrefix } from "../storage/derived-files.ts";
 import { objectOf, type StoredObject } from "../storage/story-media.ts";
-import { derivedPrefix } from "./enqueue.ts";
 
 /**
  * Captions of a story video (WCAG 2.2 1.2.2), one WebVTT file per language. They are stored beside the video, under

@@ -1,12 +1,15 @@
-import type { Bucket, UploadPurpose } from "@hikaya/contracts";
+import { type Bucket, UPLOAD_PURPOSES, type UploadPurpose } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
+import { derivedPrefix } from "../storage/derived-files.ts";
+import type { StoredFile } from "../storage/file-events.ts";
 import { insertJob, type MediaKind } from "./media.repository.ts";
 
 /**
- * What the upload and attach paths call (admin uploads, story media, recordings): a job row in the database,
- * which any replica's worker may claim. The local worker is woken at once; the others find it on their next look.
- * Kept apart from the service so that storage (which the service reads addresses through) can call it without
- * an import cycle.
+ * How media jobs come to be. The one entry point is `enqueueStoredFile`, media's listener on storage's "file stored"
+ * event (storage/file-events.ts; app.ts wires it): recordings, voice messages, console uploads and stories' private
+ * copies announce what they stored, and this decides whether and how it is processed. `enqueueMedia` writes the
+ * job row, which any replica's worker may claim; the local worker is woken at once, the others find it on their
+ * next look. The backfill (and tests) call it directly.
  */
 const wake = new EventTarget();
 
@@ -23,6 +26,12 @@ export async function enqueueMedia(
   wake.dispatchEvent(new Event("enqueued"));
 }
 
+/** Media's listener on "file stored": a job for each stored file that plays after processing. */
+export async function enqueueStoredFile(deps: Pick<AppDeps, "db">, file: StoredFile): Promise<void> {
+  const kind = jobKindOf(file);
+  if (kind) await enqueueMedia(deps, { bucket: file.bucket, key: file.key, kind });
+}
+
 /**
  * Console uploads that play from where they were uploaded (instruction and landing videos, family members'
  * voices). Story videos and question media are copied into private storage when a story takes them, and that
@@ -30,23 +39,28 @@ export async function enqueueMedia(
  */
 export const PROCESSED_AT_UPLOAD: readonly UploadPurpose[] = ["instruction", "audio"];
 
-/** The job kind for an uploaded file by what it is for, or null when nothing is processed (images, documents). */
+/** The job a stored file needs, or null when nothing is processed (images, documents, uploads a story will copy). */
+export function jobKindOf(file: StoredFile): MediaKind | null {
+  switch (file.use.kind) {
+    case "recording":
+    case "voice-note":
+      return "audio";
+    case "upload":
+      if (!PROCESSED_AT_UPLOAD.includes(file.use.purpose)) return null;
+      return UPLOAD_PURPOSES[file.use.purpose].kind === "video" ? "video" : "audio";
+    case "story-media":
+      // A voice recorded in WebM reads as video/webm, so the field decides.
+      return file.use.field === "audio" ? "audio" : mediaKindOf(file.contentType);
+  }
+}
+
+/** The job kind for a stored file by its type, or null when nothing is processed (images, documents). */
 export function mediaKindOf(contentType: string): MediaKind | null {
   if (contentType.startsWith("video/")) return "video";
   if (contentType.startsWith("audio/")) return "audio";
   return null;
 }
 
-/** Where a source's processed files live: beside it, under `<key>.media/`, so the sweep can find their owner. */
-export const DERIVED_MARK = ".media/";
-export const derivedPrefix = (key: string) => `${key}${DERIVED_MARK}`;
-
-/** Where a voice's normalised copy is stored (media.service.ts writes it there). */
+/** Where a voice's normalised copy is stored (media.service.ts writes it there), beside its source. */
 export const VOICE_FILE = "voice.m4a";
 export const voiceCopyKey = (key: string) => `${derivedPrefix(key)}${VOICE_FILE}`;
-
-/** The source key a processed file belongs to, or null for any other key. */
-export function ownerKeyOf(key: string): string | null {
-  const at = key.indexOf(DERIVED_MARK);
-  return at > 0 ? key.slice(0, at) : null;
-}

@@ -16,11 +16,11 @@ import type { FileStorage } from "../../infrastructure/files/index.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import { actorOf } from "../audit/audit.service.ts";
 import { requireOperator } from "../auth/guards.ts";
+import { ownerKeyOf } from "../storage/derived-files.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { isValidLink } from "../storage/signed-links.ts";
 import { mediaLinkSubject, objectOf } from "../storage/story-media.ts";
 import { removeCaptions, saveCaptions } from "./captions.ts";
-import { ownerKeyOf } from "./enqueue.ts";
 import { NO_STREAM, statesOf, streamOf } from "./media.service.ts";
 
 /** Same as a signed story video: only this person's browser keeps it, for about as long as the link lives. */

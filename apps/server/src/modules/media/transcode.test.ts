@@ -64,5 +64,10 @@ describe("a 480p video's renditions", { timeout: 60_000 }, () => {
     }
     // The first frame shown is the 240p rung's: a taller poster would only cost bytes before it.
     expect((await probe(bins, join(out, "poster.jpg"), signal)).video).toEqual({ width: 640, height: 360 });
+    // The bundled ffprobe crashes (SIGSEGV) on an MPEG-TS segment: one is refused as unreadable without running it.
+    await expect(probe(bins, join(out, "hls", "240p", "seg_0000.ts"), signal)).rejects.toMatchObject({
+      reason: "unreadable",
+      message: expect.stringMatching(/MPEG-TS/),
+    });
   });
 });

@@ -55,7 +55,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   const { db, database, storage, bus } = app.deps;
   const hub = new LiveHub(db, bus, toChatMessage);
   await hub.start();
-  const service = new MessagesService(db, database.dialect, storage, hub);
+  const service = new MessagesService(db, database.dialect, storage, hub, app.deps);
   const streams = new LiveStreams(hub, (sessionId) => app.deps.auth.sessions.isActive(sessionId));
   const stopRechecking = app.deps.auth.sessions.onForget((changed) => streams.recheck(changed));
   app.addHook("preClose", async () => {
@@ -77,7 +77,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
         if (v !== undefined && v !== conversationUserId) throw forbidden("You can only write in your own conversation");
       }
     };
-    let stored: { key: string } | null = null;
+    let stored: { key: string; contentType: string } | null = null;
     try {
       if (request.isMultipart()) {
         const limits = { files: 1, fields: 20, fieldSize: 16 * 1024, fileSize: VOICE_NOTE_MAX_BYTES + 64 * 1024 };

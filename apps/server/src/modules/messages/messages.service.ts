@@ -18,10 +18,11 @@ import {
 } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
 import { type DialectName, lockMessageSequence } from "../../db/dialect.ts";
+import type { AppDeps } from "../../deps.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
-import { enqueueMedia, voiceCopyKey } from "../media/enqueue.ts";
+import { voiceCopyKey } from "../media/enqueue.ts";
 import { peopleSearch } from "../users/users.service.ts";
 import type { LiveHub } from "./live-hub.ts";
 import type { MessageRow } from "./messages.repository.ts";
@@ -89,7 +90,7 @@ export interface Sender {
 export interface SendInput {
   messageType: MessageType | undefined;
   text: string | undefined;
-  audio: { key: string } | null;
+  audio: { key: string; contentType: string } | null;
   durationSeconds: number | undefined;
   clientId: string | undefined;
 }
@@ -99,12 +100,14 @@ export class MessagesService {
   readonly #dialect: DialectName;
   readonly #storage: FileStorage;
   readonly #hub: LiveHub;
+  readonly #deps: Pick<AppDeps, "config" | "fileEvents">;
 
-  constructor(db: DB, dialect: DialectName, storage: FileStorage, hub: LiveHub) {
+  constructor(db: DB, dialect: DialectName, storage: FileStorage, hub: LiveHub, deps: Pick<AppDeps, "config" | "fileEvents">) {
     this.#db = db;
     this.#dialect = dialect;
     this.#storage = storage;
     this.#hub = hub;
+    this.#deps = deps;
   }
 
   /** A conversation page: newest first by page, each page in time order. */
@@ -126,9 +129,10 @@ export class MessagesService {
     if (!(await repo.userExists(this.#db, userId))) throw notFound("No such user");
   }
 
-  /** Streams a voice note into private storage under the conversation's folder; sniffed and size-capped. */
+  /** Takes a voice note into private storage under the conversation's folder; sniffed, size-capped and measured. */
   async storeVoiceNote(conversationUserId: string, source: Readable) {
-    return storeVoiceNote(this.#storage, `${conversationUserId}/${randomUUID()}`, source, VOICE_NOTE_MAX_BYTES);
+    const deps = { storage: this.#storage, config: this.#deps.config };
+    return storeVoiceNote(deps, `${conversationUserId}/${randomUUID()}`, source, VOICE_NOTE_MAX_BYTES);
   }
 
   async discardVoiceNote(key: string) {
@@ -184,10 +188,13 @@ export class MessagesService {
       return { row: existing, created: false };
     });
     if (!created) return { message: this.#sameRequest(row, conversationUserId), created: false };
-    // A voice note plays at once as it was recorded; its AAC-in-MP4 copy (modules/media: plays on every phone, at
-    // one loudness) replaces it once ready. The message is already stored: a failed enqueue leaves the original.
-    if (type === "audio")
-      await enqueueMedia({ db: this.#db }, { bucket: VOICE_BUCKET, key: body, kind: "audio" }).catch(() => undefined);
+    // A voice note plays at once as it was recorded; its AAC-in-MP4 copy (modules/media, which listens: plays on
+    // every phone, at one loudness) replaces it once ready. The message is already stored: a failed enqueue leaves
+    // the original.
+    if (type === "audio" && input.audio)
+      await this.#deps.fileEvents
+        .fileStored({ bucket: VOICE_BUCKET, key: body, contentType: input.audio.contentType, use: { kind: "voice-note" } })
+        .catch(() => undefined);
     await this.#hub.announce(row).catch(() => undefined);
     return { message: toChatMessage(row), created: true };
   }

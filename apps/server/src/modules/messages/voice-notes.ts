@@ -1,8 +1,12 @@
+import { createReadStream, createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import type { FileStorage } from "../../infrastructure/files/index.ts";
+import { admitMedia } from "../media/admission.ts";
 // One audio sniffer for the whole server: the recordings module's (file-type, plus a track check for WebM/MP4).
 import { detectAudio, HEAD_BYTES } from "../recordings/audio-inspector.ts";
+import { withSpool } from "../storage/spool.ts";
 
 export const VOICE_BUCKET = "voice-notes" as const;
 
@@ -25,13 +29,15 @@ const tooLarge = (maxBytes: number) =>
   new AppError("payload_too_large", `Voice messages are limited to ${Math.round(maxBytes / 1024 / 1024)} MB`);
 
 /**
- * Streams a voice note into the private bucket under `${keyBase}.${ext}`: the type is decided from the
+ * Takes a voice note into the private bucket under `${keyBase}.${ext}`: the type is decided from the
  * first bytes (the browser's name and Content-Type are not trusted), the size is capped while the bytes
- * flow, and the storage drivers keep a partial object from ever appearing. Only the first few KB are
- * ever held in memory. Throws `unsupported_media_type`, `bad_request` (empty) or `payload_too_large`.
+ * flow into a temporary file, its length is measured (media/admission.ts), and only then is it stored, whole
+ * (the storage drivers keep a partial object from ever appearing). Only the first few KB are ever held in
+ * memory. Throws `unsupported_media_type`, `bad_request` (empty), `payload_too_large`, `media_unreadable` or
+ * `voice_too_long`.
  */
 export async function storeVoiceNote(
-  storage: FileStorage,
+  deps: Pick<AppDeps, "storage" | "config">,
   keyBase: string,
   source: Readable,
   maxBytes: number,
@@ -89,11 +95,15 @@ export async function storeVoiceNote(
     })(),
   );
   const key = `${keyBase}.${ext}`;
-  try {
-    const { size } = await storage.put(VOICE_BUCKET, key, body, sniffed.contentType);
+  return withSpool(async (spool) => {
+    try {
+      await pipeline(body, createWriteStream(spool));
+    } catch (error) {
+      if (overflow || (error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(maxBytes);
+      throw error;
+    }
+    await admitMedia(deps, spool, "voice");
+    const { size } = await deps.storage.put(VOICE_BUCKET, key, createReadStream(spool), sniffed.contentType);
     return { key, size, contentType: sniffed.contentType };
-  } catch (error) {
-    if (overflow || (error as { code?: string }).code === "FST_REQ_FILE_TOO_LARGE") throw tooLarge(maxBytes);
-    throw error;
-  }
+  });
 }

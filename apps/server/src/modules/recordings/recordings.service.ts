@@ -1,18 +1,21 @@
 import { randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
 import type { Readable } from "node:stream";
-import { pipeline } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { MAX_RECORDING_SECONDS, RECORDING_TYPES, type Recording, recordIdSchema } from "@hikaya/contracts";
 import type { RecordingsTable } from "../../db/schema.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
-import { enqueueMedia, voiceCopyKey } from "../media/enqueue.ts";
+import { admitMedia } from "../media/admission.ts";
+import { voiceCopyKey } from "../media/enqueue.ts";
 import { openStoryFor } from "../program/program.service.ts";
 import { isValidLink as isValidSignedLink, signedQuery } from "../storage/signed-links.ts";
+import { withSpool } from "../storage/spool.ts";
 import { AudioInspector } from "./audio-inspector.ts";
 import { findRecording, insertRecording, listRecordingsOf } from "./recordings.repository.ts";
 
-type Deps = Pick<AppDeps, "db" | "storage" | "auth">;
+type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "config" | "fileEvents">;
 type LinkDeps = Pick<AppDeps, "auth">;
 
 /** Signed playback links: the one mechanism for private media (storage/signed-links.ts), on the recording's id. */
@@ -79,9 +82,10 @@ export interface StoredAudio {
 }
 
 /**
- * Streams one uploaded file into the private bucket: its type is decided from its first bytes before
- * anything is stored, its size and (WAV) duration are checked while it flows, and storage writes it
- * whole or not at all. Never holds more than the first few KB in memory.
+ * Takes one uploaded file into the private bucket: its type is decided from its first bytes, its size and (WAV)
+ * duration are checked while it flows into a temporary file, then its length is measured (media/admission.ts: an
+ * Ogg or WebM voice states none a sniffer can trust) and only a voice within the limit is stored, whole or not at
+ * all. Never holds more than the first few KB in memory.
  */
 export async function storeAudio(deps: Deps, userId: string, file: Readable): Promise<StoredAudio> {
   const id = randomUUID();
@@ -89,23 +93,24 @@ export async function storeAudio(deps: Deps, userId: string, file: Readable): Pr
   const inspector = new AudioInspector();
   // Busboy only truncates a file at its limit; stop at once instead, so the rest is never read.
   file.once("limit", () => file.destroy(new AppError("payload_too_large", "A recording may be at most 25 MB")));
-  pipeline(file, inspector, () => undefined);
-  let size: number;
-  let sniffed: Awaited<typeof inspector.detected>;
-  try {
-    sniffed = await inspector.detected;
-    ({ size } = await deps.storage.put(RECORDINGS_BUCKET, key, inspector, sniffed.contentType));
-  } catch (error) {
-    // The inspector's own error (too large, too long) says more than the storage's "premature close";
-    // a file part the client cut short is its mistake, not ours.
-    const cause = inspector.errored ?? error;
-    if (cause instanceof AppError) throw cause;
-    if (file.errored || (cause as { statusCode?: number }).statusCode === 400) {
-      throw new AppError("bad_request", "The upload is incomplete or malformed");
+  return withSpool(async (spool) => {
+    try {
+      await pipeline(file, inspector, createWriteStream(spool));
+    } catch (error) {
+      // The inspector's own error (too large, too long) says more than the pipeline's "premature close";
+      // a file part the client cut short is its mistake, not ours.
+      const cause = inspector.errored ?? error;
+      if (cause instanceof AppError) throw cause;
+      if (file.errored || (cause as { statusCode?: number }).statusCode === 400) {
+        throw new AppError("bad_request", "The upload is incomplete or malformed");
+      }
+      throw cause;
     }
-    throw cause;
-  }
-  return { id, key, contentType: sniffed.contentType, size, durationSeconds: inspector.durationSeconds };
+    const sniffed = await inspector.detected;
+    await admitMedia(deps, spool, "voice");
+    const { size } = await deps.storage.put(RECORDINGS_BUCKET, key, createReadStream(spool), sniffed.contentType);
+    return { id, key, contentType: sniffed.contentType, size, durationSeconds: inspector.durationSeconds };
+  });
 }
 
 /** Writes the row for a stored file; if that fails the file goes too, so nothing is left half-written. */
@@ -130,8 +135,14 @@ export async function saveRecording(
     created_at: new Date().toISOString(),
   };
   await insertRecording(deps.db, row);
-  // A loudness-normalised AAC copy is made in the background; the audio route answers it once ready.
-  await enqueueMedia(deps, { bucket: RECORDINGS_BUCKET, key: stored.key, kind: "audio" });
+  // A loudness-normalised AAC copy is made in the background (the media module listens); the audio route answers
+  // it once ready.
+  await deps.fileEvents.fileStored({
+    bucket: RECORDINGS_BUCKET,
+    key: stored.key,
+    contentType: stored.contentType,
+    use: { kind: "recording" },
+  });
   return toRecording(deps, row);
 }
 

@@ -1,3 +1,9 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadBinaries } from "../media/ffmpeg.ts";
+
 /** Upload bodies for recording tests and the bench. */
 /** A WAV file: 44-byte header (16 kHz mono 16-bit) and `seconds` of silence. */
 export function wav(seconds: number, claimedSeconds = seconds): Buffer {
@@ -100,22 +106,6 @@ export function mp4(handlers: ("soun" | "vide")[], { brand = "M4A ", bytes = 600
   return Buffer.concat(moovAtEnd ? [ftyp, mdat, moov] : [ftyp, moov, mdat]);
 }
 
-/** An Ogg page carrying an Opus identification header, then filler. */
-export function oggOpus(bytes = 600): Buffer {
-  const opusHead = Buffer.concat([Buffer.from("OpusHead", "latin1"), Buffer.from([1, 1, 0x38, 0x01, 0x80, 0xbb, 0, 0, 0, 0, 0])]);
-  const page = Buffer.concat([
-    Buffer.from("OggS", "latin1"),
-    Buffer.from([0, 2]),
-    Buffer.alloc(8), // granule position
-    Buffer.from([1, 0, 0, 0]), // serial
-    Buffer.alloc(4), // sequence
-    Buffer.alloc(4), // checksum (not checked by sniffers)
-    Buffer.from([1, opusHead.length]),
-    opusHead,
-  ]);
-  return Buffer.concat([page, Buffer.alloc(bytes, 0x55)]);
-}
-
 /** MPEG audio: an MP3 with an ID3v2 tag, a bare MP3 frame run, or ADTS AAC frames. */
 export function mpegAudio(kind: "id3" | "mp3" | "adts", bytes = 2000): Buffer {
   if (kind === "id3")
@@ -128,4 +118,32 @@ export function mpegAudio(kind: "id3" | "mp3" | "adts", bytes = 2000): Buffer {
   const frames: Buffer[] = [];
   for (let n = 0; n < bytes; n += frame.length) frames.push(frame);
   return Buffer.concat(frames);
+}
+
+// ─── Real encodings, for what must also play (every accepted voice is measured with ffprobe) ─────────────────────
+
+export type EncodedAudio = "ogg-opus" | "m4a" | "mp4-isom" | "m4a-moov-at-end";
+
+const ENCODINGS: Record<EncodedAudio, string[]> = {
+  "ogg-opus": ["-c:a", "libopus", "-b:a", "16k", "-f", "ogg"],
+  // ffmpeg's ipod muxer writes the "M4A " brand; +faststart puts the track list first, as recorders do.
+  m4a: ["-c:a", "aac", "-b:a", "64k", "-f", "ipod", "-movflags", "+faststart"],
+  "mp4-isom": ["-c:a", "aac", "-b:a", "64k", "-f", "mp4", "-brand", "isom", "-movflags", "+faststart"],
+  "m4a-moov-at-end": ["-c:a", "aac", "-b:a", "64k", "-f", "ipod"],
+};
+
+/** `seconds` of a tone encoded by the bundled ffmpeg (one thread) in a container a browser or a phone records. */
+export async function encodedAudio(format: EncodedAudio, seconds = 1): Promise<Buffer> {
+  const { ffmpeg } = await loadBinaries();
+  const dir = await mkdtemp(join(tmpdir(), "hikaya-fixture-"));
+  try {
+    const out = join(dir, "out");
+    const args = ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `sine=duration=${seconds}`, "-threads", "1"];
+    await new Promise<void>((resolve, reject) =>
+      execFile(ffmpeg, [...args, ...ENCODINGS[format], out], (error) => (error ? reject(error) : resolve())),
+    );
+    return await readFile(out);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -8,7 +8,7 @@ import {
 } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { TEMP_OBJECT } from "../../infrastructure/files/index.ts";
-import { ownerKeyOf } from "../media/enqueue.ts";
+import { ownerKeyOf } from "./derived-files.ts";
 import {
   isPathReferenced,
   isRecordingKey,

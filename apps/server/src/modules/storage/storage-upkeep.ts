@@ -10,7 +10,10 @@ import { privateMediaRef, releaseFiles } from "./story-media.ts";
  * does nothing once done. Two replicas starting at once each copy, only one repoints a row, the sweep removes
  * the other copy.
  */
-export async function moveStoryMediaPrivate(deps: Pick<AppDeps, "db" | "storage">, log: FastifyBaseLogger): Promise<number> {
+export async function moveStoryMediaPrivate(
+  deps: Pick<AppDeps, "db" | "storage" | "fileEvents">,
+  log: FastifyBaseLogger,
+): Promise<number> {
   const rows = await listPublicStoryMedia(deps.db);
   if (rows.length === 0) return 0;
   const copies = new Map<string, string>();

@@ -11,7 +11,6 @@ import {
 import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { safeObjectKey } from "../../infrastructure/files/index.ts";
-import { enqueueMedia, mediaKindOf } from "../media/enqueue.ts";
 import { signedQuery } from "./signed-links.ts";
 import { isPathReferenced } from "./storage.repository.ts";
 
@@ -66,7 +65,11 @@ function addressesOf(object: StoredObject): string[] {
  * so the console can attach it twice); a signed link or reference becomes the reference; an outside address
  * stays as it is. Refuses a file that is not in storage.
  */
-export async function privateMediaRef(deps: Pick<AppDeps, "storage" | "db">, path: string, field: string): Promise<string> {
+export async function privateMediaRef(
+  deps: Pick<AppDeps, "storage" | "db" | "fileEvents">,
+  path: string,
+  field: string,
+): Promise<string> {
   const object = objectOf(path);
   if (!object) {
     if (path.startsWith("/storage/")) throw new AppError("validation_failed", `${field}: must be an uploaded file`);
@@ -77,10 +80,13 @@ export async function privateMediaRef(deps: Pick<AppDeps, "storage" | "db">, pat
   if (object.bucket === STORY_MEDIA_BUCKET) return storyMediaPath(object.key);
   const key = `${randomUUID()}${extname(object.key).toLowerCase()}`;
   await deps.storage.put(STORY_MEDIA_BUCKET, key, await deps.storage.read(object.bucket, object.key), info.contentType);
-  // The private copy is what plays, so it is what gets processed (HLS renditions, a normalised voice); a voice
-  // recorded in WebM reads as video/webm, so the field decides.
-  const kind = field === "audio" ? "audio" : mediaKindOf(info.contentType);
-  if (kind) await enqueueMedia(deps, { bucket: STORY_MEDIA_BUCKET, key, kind });
+  // The private copy is what plays, so it is what gets processed (the media module listens).
+  await deps.fileEvents.fileStored({
+    bucket: STORY_MEDIA_BUCKET,
+    key,
+    contentType: info.contentType,
+    use: { kind: "story-media", field },
+  });
   return storyMediaPath(key);
 }
 

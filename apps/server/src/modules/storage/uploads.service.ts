@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
 import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import {
   type PublicBucket,
   publicObjectPath,
@@ -11,6 +13,7 @@ import {
 } from "@hikaya/contracts";
 import { AppError, badRequest } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
+import { withSpool } from "./spool.ts";
 
 /** file-type needs at most this many leading bytes to recognise every format we accept. */
 const SNIFF_BYTES = 4100;
@@ -44,7 +47,17 @@ export function checkDeclaredSize(contentLength: string | undefined, kind: Uploa
 export async function storeUpload(
   storage: FileStorage,
   source: Readable,
-  options: { kind: UploadKind; bucket: PublicBucket; key?: (ext: string) => string; maxBytes?: number },
+  options: {
+    kind: UploadKind;
+    bucket: PublicBucket;
+    key?: (ext: string) => string;
+    maxBytes?: number;
+    /**
+     * Measures the whole file before it is stored (the media module's length and picture bounds): the upload is
+     * spooled to a temporary file first, and a refusal leaves nothing in storage.
+     */
+    admit?: (file: string) => Promise<unknown>;
+  },
 ): Promise<StoredUpload> {
   const maxBytes = options.maxBytes ?? UPLOAD_LIMITS[options.kind];
   const iterator = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -93,9 +106,18 @@ export async function storeUpload(
   }
   const key = options.key ? options.key(detected.ext) : `${randomUUID()}.${detected.ext}`;
   const contentType = detected.mime === "audio/x-m4a" ? "audio/mp4" : detected.mime;
-  try {
-    const { size } = await storage.put(options.bucket, key, Readable.from(body()), contentType);
+  const store = async (content: Readable) => {
+    const { size } = await storage.put(options.bucket, key, content, contentType);
     return { bucket: options.bucket, key, path: publicObjectPath(options.bucket, key), size, contentType };
+  };
+  const { admit } = options;
+  try {
+    if (!admit) return await store(Readable.from(body()));
+    return await withSpool(async (spool) => {
+      await pipeline(Readable.from(body()), createWriteStream(spool));
+      await admit(spool);
+      return store(createReadStream(spool));
+    });
   } catch (error) {
     source.destroy();
     throw error;

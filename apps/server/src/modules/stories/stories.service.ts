@@ -33,7 +33,7 @@ type StoryRow = NonNullable<Awaited<ReturnType<typeof repo.findStoryRow>>>;
 type Trx = AppDeps["db"];
 /** Reads give a story's private media as signed links, so the console can preview them (story-media.ts). */
 type ReadDeps = Pick<AppDeps, "db" | "auth">;
-type WriteDeps = Pick<AppDeps, "db" | "auth" | "storage">;
+type WriteDeps = Pick<AppDeps, "db" | "auth" | "storage" | "fileEvents">;
 
 const toAdminStory = (deps: ReadDeps, row: StoryRow & { question_count?: unknown; watched_count?: unknown }): AdminStory => ({
   id: row.id,
