@@ -146,7 +146,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (ownsDatabase) app.addHook("onClose", async () => database.close());
   app.addHook("onClose", async () => app.deps.bus.close());
   startStorageSweep(app, config.storageSweepIntervalMinutes);
-  startMediaWorker(app, { leaseMs: config.mediaJobLeaseSeconds * 1000 });
+  startMediaWorker(app, {
+    leaseMs: config.mediaJobLeaseSeconds * 1000,
+    videoConcurrency: config.media.videoConcurrency,
+    voiceConcurrency: config.media.voiceConcurrency,
+  });
 
   installErrorHandler(app);
   await registerSecurityHeaders(app, config);

@@ -258,6 +258,15 @@ describe("deleting the account", () => {
     const audioUrl = note.json().data.message as string;
     const folder = join(t.config.dataDir, "storage", "voice-notes", p.userId);
     expect(readdirSync(folder).length).toBeGreaterThan(0);
+    // The voice note's media job names the person's file.
+    const jobsOf = () =>
+      app.deps.db
+        .withTables<{ media_jobs: { object_key: string } }>()
+        .selectFrom("media_jobs")
+        .select("object_key")
+        .where("object_key", "like", `${p.userId}/%`)
+        .execute();
+    expect(await jobsOf()).toHaveLength(1);
 
     const missing = await app.inject({ method: "POST", url: "/api/account/delete", headers: p.headers, payload: {} });
     expect(missing.statusCode).toBe(400);
@@ -298,6 +307,7 @@ describe("deleting the account", () => {
     expect(rows).toEqual([]);
     const profile = await app.deps.db.selectFrom("profiles").select("user_id").where("user_id", "=", p.userId).execute();
     expect(profile).toEqual([]);
+    expect(await jobsOf()).toEqual([]);
 
     const log = await app.inject({ method: "GET", url: "/api/admin/audit?limit=20", headers: admin.headers });
     const entry = (log.json().entries as { action: string; actorId: string; targetId: string | null; details: unknown }[]).find(

@@ -3,6 +3,7 @@ import { removeEmptiedFolders } from "../../infrastructure/files/file-storage.ts
 import { type Actor, audit } from "../audit/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
 import { revokeEveryLink } from "../keepsake/keepsake.service.ts";
+import { forgetJobsOf } from "../media/media.service.ts";
 import { voiceNoteFilesOf } from "../messages/messages.service.ts";
 import { VOICE_BUCKET } from "../messages/voice-notes.ts";
 import { RECORDINGS_BUCKET, recordingFilesOf } from "../recordings/recordings.service.ts";
@@ -37,6 +38,8 @@ export async function deleteAccountWithFiles(
   await revokeEveryLink(deps, userId);
   await deps.auth.service.deleteUser(userId, meta, by.kind);
   await forgetPerson(deps.db, userId);
+  // The media jobs of those recordings and voice messages name the person's files: they go with the rows.
+  await forgetJobsOf(deps, files);
   // The deletion itself is kept as an action, not as the person: no target id, and "deleted" when it was theirs.
   const actor = by.kind === "self" ? { id: DELETED_PERSON, email: null } : by.actor;
   await audit(

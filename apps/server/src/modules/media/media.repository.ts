@@ -59,8 +59,9 @@ export async function findJobs(db: DB, sources: { bucket: string; key: string }[
 }
 
 /**
- * Fails every job whose lease ran out after its last allowed attempt: each worker that took it stopped
- * (crashed, killed) before finishing, so the file itself is the likely cause.
+ * Fails every job whose lease ran out after its last allowed attempt as `crashed`: each worker that took it stopped
+ * (killed, restarted) before finishing. `claimJob` takes it again after a back-off, since a server restarted three
+ * times under a long job says nothing about its file.
  */
 export async function failAbandoned(db: DB, options: { now: string; maxAttempts: number }): Promise<void> {
   await jobs(db)
@@ -80,23 +81,38 @@ export async function failAbandoned(db: DB, options: { now: string; maxAttempts:
 }
 
 /**
- * Claims the oldest waiting job, or one whose claim's lease ran out (its replica died), for one worker until
- * `leaseUntil`. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets replicas claim different jobs at the same moment;
- * on SQLite the one writer makes the transaction exclusive (the reminders queue's discipline).
+ * Claims the oldest waiting job, or one whose claim's lease ran out (its replica died), or one that `crashed` before
+ * `crashedBefore` (its servers died under it: a restart, a deploy, not the file; it is tried again after a back-off
+ * with a fresh count), for one worker until `leaseUntil`. `kind` keeps a lane to its own jobs (voices never wait
+ * behind a video); none claims any. On PostgreSQL `FOR UPDATE SKIP LOCKED` lets replicas claim different jobs at the
+ * same moment; on SQLite the one writer makes the transaction exclusive (the reminders queue's discipline).
  */
 export async function claimJob(
   db: DB,
   dialect: DialectName,
-  options: { now: string; leaseUntil: string; worker: string },
+  options: { now: string; leaseUntil: string; worker: string; crashedBefore?: string; kind?: MediaKind },
 ): Promise<MediaJobRow | null> {
   return db.transaction().execute(async (trx) => {
     const t = trx.withTables<{ media_jobs: MediaJobsTable }>();
     const row = await t
       .selectFrom("media_jobs")
-      .select(["id", "attempts"])
+      .select(["id", "attempts", "status"])
       .where((eb) =>
-        eb.or([eb("status", "=", "waiting"), eb.and([eb("status", "=", "processing"), eb("lease_until", "<", options.now)])]),
+        eb.or([
+          eb("status", "=", "waiting"),
+          eb.and([eb("status", "=", "processing"), eb("lease_until", "<", options.now)]),
+          ...(options.crashedBefore
+            ? [
+                eb.and([
+                  eb("status", "=", "failed"),
+                  eb("error_code", "=", "crashed"),
+                  eb("updated_at", "<", options.crashedBefore),
+                ]),
+              ]
+            : []),
+        ]),
       )
+      .$if(options.kind !== undefined, (qb) => qb.where("kind", "=", options.kind as MediaKind))
       .orderBy("created_at")
       .orderBy("id")
       .limit(1)
@@ -108,7 +124,9 @@ export async function claimJob(
       .set({
         status: "processing",
         progress: 0,
-        attempts: row.attempts + 1,
+        attempts: row.status === "failed" ? 1 : row.attempts + 1,
+        error_code: null,
+        error: null,
         claimed_by: options.worker,
         lease_until: options.leaseUntil,
         updated_at: options.now,
@@ -120,14 +138,30 @@ export async function claimJob(
   });
 }
 
-/** When the earliest running job's lease runs out (as stored), or null when no job is running. */
-export async function nextLeaseEnd(db: DB): Promise<string | null> {
+/** When the earliest running job's lease (of one kind, or any) runs out (as stored), or null when none is running. */
+export async function nextLeaseEnd(db: DB, kind?: MediaKind): Promise<string | null> {
   const row = await jobs(db)
     .selectFrom("media_jobs")
     .select((eb) => eb.fn.min("lease_until").as("until"))
     .where("status", "=", "processing")
+    .$if(kind !== undefined, (qb) => qb.where("kind", "=", kind as MediaKind))
     .executeTakeFirst();
   return row?.until ?? null;
+}
+
+/** Removes the jobs of these sources (a deleted account's recordings and voice messages). */
+export async function deleteJobs(db: DB, sources: { bucket: string; key: string }[]): Promise<number> {
+  let removed = 0;
+  // In slices: a long list must not become one statement with thousands of parameters.
+  for (let at = 0; at < sources.length; at += 200) {
+    const slice = sources.slice(at, at + 200);
+    const result = await jobs(db)
+      .deleteFrom("media_jobs")
+      .where((eb) => eb.or(slice.map((s) => eb.and([eb("bucket", "=", s.bucket), eb("object_key", "=", s.key)]))))
+      .executeTakeFirst();
+    removed += Number(result.numDeletedRows);
+  }
+  return removed;
 }
 
 /**

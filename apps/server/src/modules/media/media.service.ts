@@ -11,7 +11,7 @@ import { objectOf } from "../storage/story-media.ts";
 import { captionsOf } from "./captions.ts";
 import { VOICE_FILE, voiceCopyKey } from "./enqueue.ts";
 import { loadBinaries, MediaJobFailure, probe } from "./ffmpeg.ts";
-import { findJobs, type MediaJobRow } from "./media.repository.ts";
+import { deleteJobs, findJobs, type MediaJobRow } from "./media.repository.ts";
 import { checkInput, filesUnder, normaliseVoice, transcodeVideo } from "./transcode.ts";
 
 /** What a finished job recorded: keys in the source's bucket. */
@@ -192,4 +192,13 @@ export async function voiceCopyOf(deps: Pick<AppDeps, "db">, bucket: Bucket, key
   const [row] = await findJobs(deps.db, [{ bucket, key }]);
   if (row?.status !== "ready" || !row.outputs) return null;
   return (JSON.parse(row.outputs) as MediaOutputs).audio ?? null;
+}
+
+/**
+ * Removes the jobs of files whose rows went (a deleted account's recordings and voice messages): a job names the
+ * person's file, and keeps its length and outputs. A job running meanwhile finds its claim gone and its original
+ * missing, and removes what it made.
+ */
+export async function forgetJobsOf(deps: Pick<AppDeps, "db">, files: { bucket: string; key: string }[]): Promise<number> {
+  return deleteJobs(deps.db, files);
 }

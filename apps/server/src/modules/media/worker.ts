@@ -3,7 +3,15 @@ import type { FastifyBaseLogger } from "fastify";
 import type { App, AppDeps } from "../../deps.ts";
 import { onMediaEnqueued } from "./enqueue.ts";
 import { MediaJobFailure } from "./ffmpeg.ts";
-import { claimJob, failAbandoned, finishJob, type MediaJobRow, nextLeaseEnd, reportProgress } from "./media.repository.ts";
+import {
+  claimJob,
+  failAbandoned,
+  finishJob,
+  type MediaJobRow,
+  type MediaKind,
+  nextLeaseEnd,
+  reportProgress,
+} from "./media.repository.ts";
 import { processJob, removeAbandonedWork } from "./media.service.ts";
 
 export interface WorkerOptions {
@@ -11,8 +19,11 @@ export interface WorkerOptions {
   timeLimitMs: number;
   /** How long a claim holds without news; renewed while the job runs, so only a dead worker's claim lapses. */
   leaseMs: number;
-  /** A job whose worker died this many times fails as `crashed` instead of being taken again. */
+  /** A job whose worker died this many times fails as `crashed`, and waits `crashBackoffMs` before it is tried again. */
   maxAttempts: number;
+  crashBackoffMs: number;
+  /** The jobs this worker claims: voices or videos (a lane of its own each), or any when unset. */
+  lane?: MediaKind;
   /** ffmpeg threads per run. */
   threads: number;
   /**
@@ -27,6 +38,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   timeLimitMs: 60 * 60_000,
   leaseMs: 2 * 60_000,
   maxAttempts: 3,
+  crashBackoffMs: 60 * 60_000,
   // One core per job: on a small machine the other stays free for requests; a short clip still takes seconds.
   threads: 1,
   pollMs: 15_000,
@@ -60,12 +72,8 @@ export class MediaWorker {
     this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
   }
 
-  /** Looks for work now, on every local enqueue, and every `pollMs`; first clears what dead jobs left behind. */
+  /** Looks for work now, on every local enqueue, and every `pollMs`. */
   start(): void {
-    void removeAbandonedWork(this.options.timeLimitMs).then(
-      (removed) => removed > 0 && this.log.info({ removed }, "removed the work folders of media jobs that died"),
-      (error: unknown) => this.log.warn({ err: error }, "could not clear old media work folders"),
-    );
     this.unsubscribe = onMediaEnqueued(() => this.wake());
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
     this.timer.unref();
@@ -116,7 +124,7 @@ export class MediaWorker {
    * next poll. A lease renewed meanwhile only means one more look that finds nothing.
    */
   private async watchLeases(): Promise<void> {
-    const until = await nextLeaseEnd(this.deps.db);
+    const until = await nextLeaseEnd(this.deps.db, this.options.lane);
     if (this.lapse) clearTimeout(this.lapse);
     this.lapse = null;
     if (!until || this.stopped) return;
@@ -134,6 +142,8 @@ export class MediaWorker {
       now: now.toISOString(),
       leaseUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
       worker: this.id,
+      crashedBefore: new Date(now.getTime() - this.options.crashBackoffMs).toISOString(),
+      kind: this.options.lane,
     });
     if (!job) return false;
     this.log.info({ job: job.id, key: job.object_key, worker: this.id, attempt: job.attempts }, "media job started");
@@ -209,16 +219,78 @@ export class MediaWorker {
   }
 }
 
-const workers = new WeakMap<App, MediaWorker>();
+/**
+ * One replica's workers: `videos` for story videos and the console's other videos, `voices` for every voice, each a
+ * lane of its own (MEDIA_VIDEO_CONCURRENCY, MEDIA_VOICE_CONCURRENCY: 1 and 1), so a family's voice message is never
+ * queued behind an hour of transcoding. Also the one sweep of this machine's abandoned work folders: at start and
+ * every `workSweepMs`, not only at the next start (a replica that runs for weeks would otherwise keep a killed job's
+ * copy of its upload, up to 1 GB, all that time).
+ */
+export class MediaWorkers {
+  readonly workers: MediaWorker[];
+  private readonly log: Pick<FastifyBaseLogger, "info" | "warn" | "error">;
+  private readonly options: GroupOptions;
+  private sweeper: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> | null = null;
 
-/** The worker an app started (tests stop it to drive their own with a clock and limits). */
-export const mediaWorkerOf = (app: App): MediaWorker | undefined => workers.get(app);
+  constructor(deps: Deps, log: Pick<FastifyBaseLogger, "info" | "warn" | "error">, options: Partial<GroupOptions> = {}) {
+    this.log = log;
+    this.options = { ...DEFAULT_GROUP_OPTIONS, ...options };
+    const lane = (kind: MediaKind, count: number) =>
+      Array.from({ length: count }, () => new MediaWorker(deps, log, { ...this.options, lane: kind }));
+    this.workers = [...lane("video", this.options.videoConcurrency), ...lane("audio", this.options.voiceConcurrency)];
+  }
 
-/** This replica's worker, from start-up until the server closes (a running ffmpeg is killed on close). */
-export function startMediaWorker(app: App, options: Partial<WorkerOptions> = {}): MediaWorker {
-  const worker = new MediaWorker(app.deps, app.log, options);
-  workers.set(app, worker);
-  worker.start();
-  app.addHook("onClose", async () => worker.stop());
-  return worker;
+  start(): void {
+    this.sweep();
+    this.sweeper = setInterval(() => this.sweep(), this.options.workSweepMs);
+    this.sweeper.unref();
+    for (const worker of this.workers) worker.start();
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    await Promise.all([...this.workers.map((w) => w.stop()), this.sweeping]);
+  }
+
+  /** Removes the work folders (and upload spools) untouched for longer than a job may run: their job is dead. */
+  private sweep(): void {
+    if (this.sweeping) return;
+    this.sweeping = removeAbandonedWork(this.options.timeLimitMs, this.options.now().getTime())
+      .then(
+        (removed) => removed > 0 && this.log.info({ removed }, "removed the work folders of media jobs that died"),
+        (error: unknown) => this.log.warn({ err: error }, "could not clear old media work folders"),
+      )
+      .finally(() => {
+        this.sweeping = null;
+      });
+  }
+}
+
+export interface GroupOptions extends WorkerOptions {
+  videoConcurrency: number;
+  voiceConcurrency: number;
+  /** Milliseconds between two sweeps of abandoned work folders. */
+  workSweepMs: number;
+}
+
+const DEFAULT_GROUP_OPTIONS: GroupOptions = {
+  ...DEFAULT_WORKER_OPTIONS,
+  videoConcurrency: 1,
+  voiceConcurrency: 1,
+  workSweepMs: 10 * 60_000,
+};
+
+const groups = new WeakMap<App, MediaWorkers>();
+
+/** The workers an app started (tests stop them to drive their own with a clock and limits). */
+export const mediaWorkerOf = (app: App): MediaWorkers | undefined => groups.get(app);
+
+/** This replica's workers, from start-up until the server closes (a running ffmpeg is killed on close). */
+export function startMediaWorker(app: App, options: Partial<GroupOptions> = {}): MediaWorkers {
+  const group = new MediaWorkers(app.deps, app.log, options);
+  groups.set(app, group);
+  group.start();
+  app.addHook("onClose", async () => group.stop());
+  return group;
 }
