@@ -57,6 +57,13 @@ export function errorKey(error: unknown): string {
   return "unknown";
 }
 
+/**
+ * The server refused the file itself (too long, unreadable, too large, not audio): sending the same file again can
+ * only be refused again, so it is not kept for a retry.
+ */
+const REFUSED_FILE = new Set<string>(["voice_too_long", "media_unreadable", "payload_too_large", "unsupported_media_type"]);
+export const isRefusedFile = (error: unknown) => error instanceof ApiError && REFUSED_FILE.has(error.code);
+
 /** How long the server asked the person to wait before trying again (a rate limit, a locked sign-in), if it said. */
 export function retryAfterOf(error: unknown): number | null {
   if (error instanceof ApiError && error.code === "rate_limited") return error.retryAfterSeconds ?? null;

@@ -1,9 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../../lib/api-client.ts";
 import { initI18n, loadNamespaces, setLanguage } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
+import common from "../../locales/en/common.json";
 import en from "../../locales/en/stories.json";
+import { saveRecording } from "./api/recordings.ts";
 import { StartRecordingPage } from "./start-recording-page.tsx";
 
 const navigate = vi.fn();
@@ -78,6 +81,19 @@ describe("saving a recording offline", () => {
     params = { id: "s9", index: "9" };
     const { error, info } = await saveOffline(en.recording.saveStory);
     expect(error.mock.calls.map(([text]) => text)).toEqual([en.recording.error]);
+    expect(info).not.toHaveBeenCalled();
+    expect(navigate).not.toHaveBeenCalled();
+  });
+});
+
+describe("a recording the server refuses for what it is", () => {
+  it("says why (longer than 10 minutes), is not kept to be sent again, and stays", async () => {
+    params = { id: "s1", index: "1" };
+    vi.mocked(saveRecording).mockImplementationOnce(async () => {
+      throw new ApiError("voice_too_long", "A voice may be at most 10 minutes long", 422);
+    });
+    const { error, info } = await saveOffline(en.recording.goToStories);
+    expect(error.mock.calls.map(([text]) => text)).toEqual([common.errors.voice_too_long]);
     expect(info).not.toHaveBeenCalled();
     expect(navigate).not.toHaveBeenCalled();
   });

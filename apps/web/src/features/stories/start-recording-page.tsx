@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner, Spinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
+import { errorText, isRefusedFile } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
@@ -58,8 +59,14 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
     try {
       await saveRecording(story.id, index, rec.take.blob, rec.take.seconds);
       done();
-    } catch {
+    } catch (error) {
       await refreshPending();
+      // Refused for what it is (too long, unreadable): the reason, and the take is not kept to be sent again.
+      if (isRefusedFile(error)) {
+        toast.error(errorText(error));
+        setSaving(false);
+        return;
+      }
       if (uploadRequired) {
         toast.error(t("recording.error"));
         setSaving(false);
@@ -80,8 +87,9 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
       setPending(null);
       rec.reset();
       done();
-    } catch {
-      toast.error(t("recording.error"));
+    } catch (error) {
+      if (isRefusedFile(error)) setPending(null);
+      toast.error(isRefusedFile(error) ? errorText(error) : t("recording.error"));
       setSaving(false);
     }
   };

@@ -4,6 +4,7 @@
  * only once the server has it, so a failed upload can be retried now or on a later visit.
  */
 import { tokenApi } from "../../../lib/api-client.ts";
+import { isRefusedFile } from "../../../lib/errors.ts";
 import { getUserId } from "../../../lib/session.ts";
 
 export interface PendingRecording {
@@ -113,14 +114,23 @@ export async function uploadRecording(item: Pick<PendingRecording, "storyId" | "
   return tokenApi<unknown>("/story/audio/add", form);
 }
 
-/** Keeps the take on the device, uploads it, and forgets it once the server has it. */
+/** Keeps the take on the device, uploads it, and forgets it once the server has it, or has refused it for good. */
 export async function saveRecording(storyId: string, index: number, blob: Blob, durationSeconds?: number) {
   const item = await keepPending(storyId, index, blob, durationSeconds);
-  await uploadRecording(item);
-  await dropPending(item.key);
+  await uploadOrForget(item);
 }
 
 export async function retryPending(item: PendingRecording) {
-  await uploadRecording(item);
+  await uploadOrForget(item);
+}
+
+async function uploadOrForget(item: PendingRecording) {
+  try {
+    await uploadRecording(item);
+  } catch (error) {
+    // A take refused for what it is (longer than 10 minutes, unreadable) would be refused on every retry.
+    if (isRefusedFile(error)) await dropPending(item.key);
+    throw error;
+  }
   await dropPending(item.key);
 }
