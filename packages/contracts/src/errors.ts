@@ -52,6 +52,7 @@ export const ERROR_CODES = [
   "voice_too_long",
   "video_too_long",
   "video_too_large",
+  "not_an_operator",
 ] as const;
 
 export const errorCodeSchema = z.enum(ERROR_CODES);

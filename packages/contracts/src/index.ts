@@ -14,4 +14,5 @@ export * from "./program.ts";
 export * from "./reminders.ts";
 export * from "./settings.ts";
 export * from "./stories.ts";
+export * from "./team-inbox.ts";
 export * from "./time-zones.ts";

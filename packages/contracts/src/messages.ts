@@ -64,8 +64,11 @@ export const clientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
  */
 export const INBOX_PAGE_DEFAULT = 30;
 export const INBOX_PAGE_MAX = 100;
-/** unread: the family wrote after the facilitators last read; waiting: the newest message is the family's; mine: assigned to the caller. */
-export const INBOX_FILTERS = ["unread", "waiting", "mine"] as const;
+/**
+ * unread: the family wrote after the facilitators last read; waiting: the newest message is the family's; mine: assigned
+ * to the caller; unassigned: nobody has it.
+ */
+export const INBOX_FILTERS = ["unread", "waiting", "mine", "unassigned"] as const;
 export const inboxFilterSchema = z.enum(INBOX_FILTERS);
 export type InboxFilter = z.infer<typeof inboxFilterSchema>;
 
@@ -100,14 +103,23 @@ export const conversationSummarySchema = z.object({
 });
 export type ConversationSummary = z.infer<typeof conversationSummarySchema>;
 
+/** GET /api/admin/conversations/waiting: conversations waiting for a reply, and those with unread messages. */
+export const inboxBadgeSchema = z.object({ count: z.number().int(), unread: z.number().int() });
+export type InboxBadge = z.infer<typeof inboxBadgeSchema>;
+
+/** How many conversations each of the inbox's tabs holds (whatever the search and filter of the page). */
+export const inboxCountsSchema = z.object({ all: z.number().int(), mine: z.number().int(), unassigned: z.number().int() });
+export type InboxCounts = z.infer<typeof inboxCountsSchema>;
+
 export const conversationListSchema = z.object({
   conversations: z.array(conversationSummarySchema),
   /** Pass as `cursor` for the next (older) page; null on the last page. */
   nextCursor: z.string().nullable(),
+  counts: inboxCountsSchema,
 });
 export type ConversationList = z.infer<typeof conversationListSchema>;
 
-/** Answer of POST/DELETE /api/admin/conversations/:userId/assignee (assign to me, unassign). */
+/** Answer of POST/DELETE/PUT /api/admin/conversations/:userId/assignee (assign to me, unassign, hand over). */
 export const conversationAssignmentSchema = z.object({ userId: z.string(), assignedTo: conversationAssigneeSchema.nullable() });
 export type ConversationAssignment = z.infer<typeof conversationAssignmentSchema>;
 
@@ -115,7 +127,12 @@ export type ConversationAssignment = z.infer<typeof conversationAssignmentSchema
  * The facilitators' live stream's `assignment` event: this conversation's assignee changed (read it afresh); null
  * when any may have (the server may have missed signals).
  */
-export const liveAssignmentSchema = z.object({ conversation: z.string().nullable() });
+export const liveAssignmentSchema = z.object({
+  conversation: z.string().nullable(),
+  /** Who has it now and who made the change (absent after a gap): a console tells its operator when handed one. */
+  assignee: z.string().nullable().optional(),
+  by: z.string().optional(),
+});
 export type LiveAssignment = z.infer<typeof liveAssignmentSchema>;
 
 export const conversationPersonSchema = z.object({
@@ -131,6 +148,8 @@ export const conversationPersonSchema = z.object({
   watchedStories: z.array(z.object({ storyId: z.string(), order: z.number(), title: z.string(), watchedAt: z.string() })),
   /** Who took the conversation (null: nobody, or the person has not written yet). */
   assignedTo: conversationAssigneeSchema.nullable(),
+  /** The language the family uses the app in ("en" | "ar"): saved replies are inserted in it. */
+  language: z.enum(["en", "ar"]),
 });
 export type ConversationPerson = z.infer<typeof conversationPersonSchema>;
 

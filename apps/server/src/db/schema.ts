@@ -334,6 +334,8 @@ export interface Database {
   recordings: RecordingsTable;
   messages: MessagesTable;
   conversations: ConversationsTable;
+  saved_replies: SavedRepliesTable;
+  conversation_notes: ConversationNotesTable;
   admin_audit_log: AdminAuditLogTable;
   reminder_settings: ReminderSettingsTable;
   reminder_jobs: ReminderJobsTable;
@@ -367,6 +369,26 @@ export interface ConversationsTable {
   /** The operator who took the conversation ("mine"), and when. */
   assigned_to: string | null;
   assigned_at: string | null;
+}
+
+/** The team's saved replies, each in both languages (migration 0025). */
+export interface SavedRepliesTable {
+  id: string;
+  title: string;
+  text_en: string;
+  text_ar: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Private notes on a conversation, operators only (migration 0025). */
+export interface ConversationNotesTable {
+  id: Generated<number>;
+  user_id: string;
+  /** Null once the author's account is gone; the note stays. */
+  author_id: string | null;
+  body: string;
+  created_at: string;
 }
 
 /** The operator console's audit trail (migration 0005): who did what, when. */

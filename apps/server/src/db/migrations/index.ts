@@ -19,6 +19,7 @@ import * as m0021 from "./0021-time-zones.ts";
 import * as m0022 from "./0022-keepsake.ts";
 import * as m0023 from "./0023-media-jobs.ts";
 import * as m0024 from "./0024-video-origins.ts";
+import * as m0025 from "./0025-team-inbox.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -48,4 +49,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0022-keepsake": m0022,
   "0023-media-jobs": m0023,
   "0024-video-origins": m0024,
+  "0025-team-inbox": m0025,
 };

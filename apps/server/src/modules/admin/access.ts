@@ -28,6 +28,16 @@ export const ADMIN_ROUTE_ROLES: Readonly<Record<string, OperatorRole>> = {
   "POST /api/admin/conversations/:userId/read": "facilitator",
   "POST /api/admin/conversations/:userId/assignee": "facilitator",
   "DELETE /api/admin/conversations/:userId/assignee": "facilitator",
+  // Handing over: an admin, or the owner (the service checks which).
+  "PUT /api/admin/conversations/:userId/assignee": "facilitator",
+  "GET /api/admin/conversations/:userId/notes": "facilitator",
+  "POST /api/admin/conversations/:userId/notes": "facilitator",
+  "GET /api/admin/operators": "facilitator",
+  // Saved replies: every operator inserts them, admins write them.
+  "GET /api/admin/replies": "facilitator",
+  "POST /api/admin/replies": "admin",
+  "PUT /api/admin/replies/:id": "admin",
+  "DELETE /api/admin/replies/:id": "admin",
   // People's profiles and progress, read-only.
   "GET /api/admin/users/:id/detail": "facilitator",
   // Acting on a person: admins.

@@ -39,6 +39,7 @@ import { arabicMediaRoutes } from "./arabic-media.routes.ts";
 import * as content from "./content.service.ts";
 import { peopleActionRoutes } from "./people.routes.ts";
 import * as people from "./people.service.ts";
+import { savedRepliesRoutes } from "./saved-replies.routes.ts";
 import { storiesAdminRoutes } from "./stories.routes.ts";
 import { teamRoutes } from "./team.routes.ts";
 
@@ -73,6 +74,7 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   teamRoutes(app, actor);
   peopleActionRoutes(app, actor);
+  savedRepliesRoutes(app, actor);
 
   // ─── uploads ──────────────────────────────────────────────────────────────────────────────────
 

@@ -45,11 +45,12 @@ describe("an assignment reaches every open inbox live", () => {
     await Promise.all([inbox.ready, own.ready]);
 
     expect((await assign(t.app, amal, family.id, true)).statusCode).toBe(200);
-    expect(await inbox.waitForEvents("assignment", 1)).toEqual([{ conversation: family.id }]);
+    const taken = { conversation: family.id, assignee: amal.id, by: amal.id };
+    expect(await inbox.waitForEvents("assignment", 1)).toEqual([taken]);
     // Assigning it again changes nothing, so nothing is announced; unassigning is.
     expect((await assign(t.app, amal, family.id, true)).statusCode).toBe(200);
     expect((await assign(t.app, amal, family.id, false)).statusCode).toBe(200);
-    expect(await inbox.waitForEvents("assignment", 2)).toEqual([{ conversation: family.id }, { conversation: family.id }]);
+    expect(await inbox.waitForEvents("assignment", 2)).toEqual([taken, { conversation: family.id, assignee: null, by: amal.id }]);
 
     // A message after it arrives in order on both, and the family never heard who has their conversation.
     const form = await multipart({ message: "still there?", messageType: "text" });
@@ -85,9 +86,10 @@ describe.runIf(testDialect() === "postgres")("an assignment on two replicas of o
     const inbox = await openSse(`${baseB}/api/admin/messages/stream?access_token=${bilal.token}`);
     await inbox.ready;
     expect((await assign(t.app, amal, family.id, true)).statusCode).toBe(200);
-    expect(await inbox.waitForEvents("assignment", 1)).toEqual([{ conversation: family.id }]);
+    const taken = { conversation: family.id, assignee: amal.id, by: amal.id };
+    expect(await inbox.waitForEvents("assignment", 1)).toEqual([taken]);
     expect((await assign(t.app, amal, family.id, false)).statusCode).toBe(200);
-    expect(await inbox.waitForEvents("assignment", 2)).toEqual([{ conversation: family.id }, { conversation: family.id }]);
+    expect(await inbox.waitForEvents("assignment", 2)).toEqual([taken, { conversation: family.id, assignee: null, by: amal.id }]);
     inbox.close();
   });
 });

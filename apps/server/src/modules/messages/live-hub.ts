@@ -7,6 +7,8 @@ import { CorkedUntilTurnEnds } from "./messages.stream.ts";
 export const MESSAGES_CHANNEL = "hikaya_messages";
 /** "A conversation's assignee changed": `{ conversation }`, the conversation's user id. */
 export const ASSIGNMENTS_CHANNEL = "hikaya_assignments";
+/** "A private note was added to a conversation": `{ conversation }`. Facilitators' streams only. */
+export const NOTES_CHANNEL = "hikaya_notes";
 const BATCH = 500;
 /** Safety net: even with no signal at all, a replica reads the tail this often. */
 const POLL_MS = 5000;
@@ -35,8 +37,29 @@ export function sseFrame(message: ChatMessage): string {
  * An assignment event for facilitators' streams: which conversation's assignee changed (null: perhaps any, after the
  * bus may have lost signals). No id: it is not a message, and an open console reads the assignee afresh.
  */
-export function assignmentFrame(conversation: string | null): string {
-  return `event: assignment\ndata: ${JSON.stringify({ conversation })}\n\n`;
+export function assignmentFrame(conversation: string | null, change: AssignmentChange = {}): string {
+  return `event: assignment\ndata: ${JSON.stringify({ conversation, ...change })}\n\n`;
+}
+
+/** Who has a conversation now and who made the change: a console tells its operator when a colleague hands them one. */
+export interface AssignmentChange {
+  assignee?: string | null;
+  by?: string;
+}
+
+/** A note event for facilitators' streams: read this conversation's notes afresh (null: perhaps any, after a gap). */
+export function noteFrame(conversation: string | null): string {
+  return `event: note\ndata: ${JSON.stringify({ conversation })}\n\n`;
+}
+
+/** A bus payload's `conversation`, or null when it cannot be read (then every conversation may have changed). */
+function conversationIn(payload: string): { conversation: string | null; rest: Record<string, unknown> } {
+  try {
+    const parsed = JSON.parse(payload) as Record<string, unknown>;
+    return { conversation: typeof parsed.conversation === "string" ? parsed.conversation : null, rest: parsed };
+  } catch {
+    return { conversation: null, rest: {} };
+  }
 }
 
 interface Registered extends LiveConnection {
@@ -61,6 +84,7 @@ export class LiveHub {
   #again = false;
   #unsubscribe: (() => Promise<void>) | null = null;
   #unsubscribeAssignments: (() => Promise<void>) | null = null;
+  #unsubscribeNotes: (() => Promise<void>) | null = null;
   #timer: NodeJS.Timeout | null = null;
   #closed = false;
   /** Connections written to in this turn of the event loop, corked until it ends (messages.stream.ts). */
@@ -83,6 +107,11 @@ export class LiveHub {
       ASSIGNMENTS_CHANNEL,
       (payload) => this.#assignmentChanged(payload),
       () => this.#toFacilitators(assignmentFrame(null)),
+    );
+    this.#unsubscribeNotes = await this.#bus.subscribe(
+      NOTES_CHANNEL,
+      (payload) => this.#toFacilitators(noteFrame(conversationIn(payload).conversation)),
+      () => this.#toFacilitators(noteFrame(null)),
     );
     this.#timer = setInterval(() => {
       if (this.size > 0) this.poke();
@@ -116,18 +145,21 @@ export class LiveHub {
    * Tells every replica's facilitators that a conversation was assigned or unassigned. This process's own streams
    * hear it back through the bus like every other replica's, so there is one path.
    */
-  async announceAssignment(conversation: string) {
-    await this.#bus.publish(ASSIGNMENTS_CHANNEL, JSON.stringify({ conversation }));
+  async announceAssignment(conversation: string, change: AssignmentChange = {}) {
+    await this.#bus.publish(ASSIGNMENTS_CHANNEL, JSON.stringify({ conversation, ...change }));
+  }
+
+  /** Tells every replica's facilitators that a conversation has a new private note (one path, as assignments). */
+  async announceNote(conversation: string) {
+    await this.#bus.publish(NOTES_CHANNEL, JSON.stringify({ conversation }));
   }
 
   #assignmentChanged(payload: string) {
-    let conversation: unknown = null;
-    try {
-      conversation = (JSON.parse(payload) as { conversation?: unknown }).conversation;
-    } catch {
-      // Not ours to interpret: every conversation may have changed.
-    }
-    this.#toFacilitators(assignmentFrame(typeof conversation === "string" ? conversation : null));
+    const { conversation, rest } = conversationIn(payload);
+    const change: AssignmentChange = {};
+    if (conversation && (typeof rest.assignee === "string" || rest.assignee === null)) change.assignee = rest.assignee;
+    if (conversation && typeof rest.by === "string") change.by = rest.by;
+    this.#toFacilitators(assignmentFrame(conversation, change));
   }
 
   /** Facilitators' streams of every conversation (the inbox); a family's own stream never hears who has it. */
@@ -258,6 +290,7 @@ export class LiveHub {
     if (this.#timer) clearInterval(this.#timer);
     await this.#unsubscribe?.();
     await this.#unsubscribeAssignments?.();
+    await this.#unsubscribeNotes?.();
     await this.#pumping;
   }
 }

@@ -131,7 +131,7 @@ export interface ConversationListOptions {
   /** The last row of the previous page: the next page starts strictly after it. */
   after?: { lastMessageId: number; userId: string };
   limit: number;
-  filter?: "unread" | "waiting" | "mine";
+  filter?: "unread" | "waiting" | "mine" | "unassigned";
   /** Whose conversations "mine" means. */
   operatorId: string;
   dialect: DialectName;
@@ -215,6 +215,7 @@ export async function listConversations(db: Db, options: ConversationListOptions
   if (filter === "unread") query = query.whereRef("c.last_user_message_id", ">", "c.facilitator_read_id");
   if (filter === "waiting") query = query.whereRef("c.last_user_message_id", "=", "c.last_message_id");
   if (filter === "mine") query = query.where("c.assigned_to", "=", options.operatorId);
+  if (filter === "unassigned") query = query.where("c.assigned_to", "is", null);
   if (search) query = query.where("c.user_id", "in", matchingPeople(db, options.dialect, search.text, search.phoneDigits));
   const rows = await query.orderBy("c.last_message_id", "desc").orderBy("c.user_id", "desc").limit(options.limit).execute();
   return rows.map((r) => ({
@@ -256,6 +257,30 @@ export async function countUnread(db: Db, userId: string, fromRole: "user" | "fa
   return Number(row?.n ?? 0);
 }
 
+/** The inbox tabs' counts: every conversation, the operator's, nobody's (one read, the list's join). */
+export async function countInboxTabs(db: Db, operatorId: string): Promise<{ all: number; mine: number; unassigned: number }> {
+  const row = await db
+    .selectFrom("conversations as c")
+    .innerJoin("users as u", "u.id", "c.user_id")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("all"),
+      eb.fn.count<number>("c.assigned_to").filterWhere("c.assigned_to", "=", operatorId).as("mine"),
+      eb.fn.countAll<number>().filterWhere("c.assigned_to", "is", null).as("unassigned"),
+    ])
+    .executeTakeFirst();
+  return { all: Number(row?.all ?? 0), mine: Number(row?.mine ?? 0), unassigned: Number(row?.unassigned ?? 0) };
+}
+
+/** Conversations with a family message no operator has read yet (the console's tab title counts them). */
+export async function countUnreadConversations(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("conversations")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .whereRef("last_user_message_id", ">", "facilitator_read_id")
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** Conversations whose newest message is the person's: waiting for a facilitator's reply. */
 export async function countWaitingConversations(db: Db): Promise<number> {
   const row = await db
@@ -270,8 +295,18 @@ export async function findAssignee(db: Db, userId: string): Promise<{ assigned_t
   return db.selectFrom("conversations").select("assigned_to").where("user_id", "=", userId).executeTakeFirst();
 }
 
-export async function setAssignee(db: Db, userId: string, assignee: string | null, at: string | null): Promise<void> {
-  await db.updateTable("conversations").set({ assigned_to: assignee, assigned_at: at }).where("user_id", "=", userId).execute();
+/**
+ * Moves the assignee from `from` (as read) to `assignee`. Conditional on `from`, so of two racing changes the second
+ * finds nothing to update (false) instead of overwriting a change its permission check never saw.
+ */
+export async function setAssignee(db: Db, userId: string, from: string | null, assignee: string | null, at: string | null) {
+  const result = await db
+    .updateTable("conversations")
+    .set({ assigned_to: assignee, assigned_at: at })
+    .where("user_id", "=", userId)
+    .where("assigned_to", from === null ? "is" : "=", from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function findPerson(db: Db, userId: string) {
@@ -289,6 +324,7 @@ export async function findPerson(db: Db, userId: string) {
       "p.city",
       "p.gender",
       "p.age_group",
+      "p.language",
     ])
     .where("u.id", "=", userId)
     .executeTakeFirst();

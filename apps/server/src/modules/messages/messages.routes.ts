@@ -7,6 +7,7 @@ import {
   conversationPersonSchema,
   envelopeSchema,
   greetingSchema,
+  inboxBadgeSchema,
   MESSAGE_CURSOR,
   MESSAGES_PAGE_MAX,
   messagesPageRequestSchema,
@@ -28,6 +29,8 @@ import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
 import { LiveStreams, openLiveStream } from "./live-streams.ts";
 import { MessagesService, type Sender, type SendInput, toChatMessage, VOICE_BUCKET } from "./messages.service.ts";
+import { teamInboxRoutes } from "./team-inbox.routes.ts";
+import { TeamInboxService } from "./team-inbox.service.ts";
 
 const PRIVATE_CACHE = "private, max-age=3600";
 const pageQuery = z.object({
@@ -63,6 +66,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
     streams.close();
     await hub.close();
   });
+  teamInboxRoutes(app, new TeamInboxService(app.deps, service, hub));
 
   /** Reads a send form (multipart, or JSON for text), storing a voice note as it streams past. */
   async function readSendForm(request: FastifyRequest, conversationUserId: string, caller: AuthContext, role: Sender["role"]) {
@@ -259,14 +263,15 @@ export async function messageRoutes(fastify: FastifyInstance) {
     {
       schema: {
         tags: ["messages"],
-        summary: "Facilitators: how many conversations wait for a reply (the console navigation's count)",
-        response: { 200: unreadCountSchema },
+        summary:
+          "Facilitators: how many conversations wait for a reply (`count`, the navigation's) and have unread messages (`unread`, the tab title's)",
+        response: { 200: inboxBadgeSchema },
       },
     },
     async (request, reply) => {
       await requireOperator(request);
       reply.header("cache-control", "private, no-store");
-      return { count: await service.waitingCount() };
+      return service.waitingCount();
     },
   );
 
@@ -276,7 +281,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
       schema: {
         tags: ["messages"],
         summary:
-          "Facilitators: every conversation by last activity, paged by `cursor`; `q` searches name, phone (any form) and message text; `filter` unread | waiting | mine",
+          "Facilitators: every conversation by last activity, paged by `cursor`; `q` searches name, phone (any form) and message text; `filter` unread | waiting | mine | unassigned; `counts` of the tabs",
         querystring: conversationListRequestSchema,
         response: { 200: conversationListSchema },
       },

@@ -224,8 +224,12 @@ export class MessagesService {
     return repo.countUnread(this.#db, userId, "facilitator", conversation.user_read_id);
   }
 
-  async waitingCount(): Promise<number> {
-    return repo.countWaitingConversations(this.#db);
+  async waitingCount(): Promise<{ count: number; unread: number }> {
+    const [count, unread] = await Promise.all([
+      repo.countWaitingConversations(this.#db),
+      repo.countUnreadConversations(this.#db),
+    ]);
+    return { count, unread };
   }
 
   /** The inbox page after `request.cursor`, searched and filtered; `operatorId` is whose "mine" means. */
@@ -234,6 +238,7 @@ export class MessagesService {
     const { phoneDigits } = peopleSearch(request.q ?? "");
     const text = (request.q ?? "").trim();
     const limit = request.limit ?? INBOX_PAGE_DEFAULT;
+    const counts = repo.countInboxTabs(this.#db, operatorId);
     const rows = await repo.listConversations(this.#db, {
       after: request.cursor ? decodeCursor(request.cursor) : undefined,
       limit: limit + 1,
@@ -270,19 +275,29 @@ export class MessagesService {
         };
       }),
       nextCursor: rows.length > limit && lastRow ? encodeCursor(lastRow.last_message_id, lastRow.user_id) : null,
+      counts: await counts,
     };
   }
 
   /**
-   * Assigns a conversation to `operator` (null: unassigns it); audited with the change, which every open inbox hears
-   * live (on every replica, through the bus).
+   * Assigns a conversation to `assignee` (null: unassigns it); audited with the change, which every open inbox hears
+   * live (on every replica, through the bus), the new assignee's console included. `allowed` sees who has it now
+   * (inside the transaction) and throws when the caller may not change it.
    */
-  async assign(conversationUserId: string, operator: Actor, assignee: string | null): Promise<ConversationAssignment> {
+  async assign(
+    conversationUserId: string,
+    operator: Actor,
+    assignee: string | null,
+    allowed: (current: string | null) => void = () => undefined,
+  ): Promise<ConversationAssignment> {
     const changed = await this.#db.transaction().execute(async (trx) => {
       const current = await repo.findAssignee(trx, conversationUserId);
       if (!current) throw notFound("This person has not written yet");
+      allowed(current.assigned_to);
       if (current.assigned_to === assignee) return false;
-      await repo.setAssignee(trx, conversationUserId, assignee, assignee ? new Date().toISOString() : null);
+      const at = assignee ? new Date().toISOString() : null;
+      if (!(await repo.setAssignee(trx, conversationUserId, current.assigned_to, assignee, at)))
+        throw new AppError("conflict", "Someone else changed who has this conversation");
       await audit(
         trx,
         operator,
@@ -293,7 +308,7 @@ export class MessagesService {
       return true;
     });
     // Stored before it is told; a lost signal costs an inbox a stale label until its next read, never a wrong one.
-    if (changed) await this.#hub.announceAssignment(conversationUserId).catch(() => undefined);
+    if (changed) await this.#hub.announceAssignment(conversationUserId, { assignee, by: operator.id }).catch(() => undefined);
     const names = await repo.senderNames(this.#db, assignee ? [assignee] : []);
     return { userId: conversationUserId, assignedTo: assigneeOf(assignee, names) };
   }
@@ -324,6 +339,7 @@ export class MessagesService {
         watchedAt: w.watched_at,
       })),
       assignedTo: assigneeOf(assignee, names),
+      language: person.language === "ar" ? "ar" : "en",
     };
   }
 

@@ -53,4 +53,20 @@ describe("unread at a glance", () => {
     const member = await createTestUser(app);
     expect((await app.inject({ url: "/api/admin/conversations/waiting", headers: member.headers })).statusCode).toBe(403);
   });
+
+  it("counts the conversations with a family message no operator has read (the console's tab title)", async () => {
+    const unreadConversations = async () =>
+      (await app.inject({ url: "/api/admin/conversations/waiting", headers: facilitator.headers })).json().unread as number;
+    const before = await unreadConversations();
+    const a = await createTestUser(app);
+    const b = await createTestUser(app);
+    await say(a, "One");
+    await say(a, "Two");
+    await say(b, "Three");
+    expect(await unreadConversations()).toBe(before + 2);
+    await app.inject({ method: "POST", url: `/api/admin/conversations/${a.id}/read`, headers: facilitator.headers, payload: {} });
+    expect(await unreadConversations()).toBe(before + 1);
+    await app.inject({ method: "POST", url: `/api/admin/conversations/${b.id}/read`, headers: facilitator.headers, payload: {} });
+    expect(await unreadConversations()).toBe(before);
+  });
 });

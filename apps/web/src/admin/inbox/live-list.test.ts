@@ -33,12 +33,14 @@ function message(conversation: string, id: number, senderRole: ChatMessage["send
   };
 }
 
+const counts = { all: 4, mine: 0, unassigned: 4 };
+
 /** Two loaded pages, newest first: a, b | c, d. */
 function twoPages(): LoadedList {
   return {
     pages: [
-      { conversations: [summary("a", 40), summary("b", 30, { unread: 0, waiting: false })], nextCursor: "c1" },
-      { conversations: [summary("c", 20, { unread: 2 }), summary("d", 10)], nextCursor: null },
+      { conversations: [summary("a", 40), summary("b", 30, { unread: 0, waiting: false })], nextCursor: "c1", counts },
+      { conversations: [summary("c", 20, { unread: 2 }), summary("d", 10)], nextCursor: null, counts },
     ],
     pageParams: [null, "c1"],
   };
