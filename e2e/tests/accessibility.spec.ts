@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createChatUser, facilitatorSession, replyAsFacilitator } from "../pages/messages.ts";
+import { createChatUser, facilitatorSession, MESSAGE_STRINGS, replyAsFacilitator } from "../pages/messages.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 // Every family screen and state, in both languages (one project each), through axe-core: no serious or critical
@@ -132,6 +132,21 @@ test.describe("accessibility sweep", () => {
           await expect(p.getByRole("dialog").or(p.locator("nav")).first()).toBeVisible();
         },
       },
+    ]);
+  });
+  test("the empty conversation", async ({ page, lang, request, shot }) => {
+    // A person who has not written yet: the chat's note ("Say hello!") on the chat's background.
+    const person = await createChatUser(request);
+    await page.addInitScript(
+      ({ token, userId }) => {
+        localStorage.setItem("token", token);
+        localStorage.setItem("userId", userId);
+      },
+      { token: person.token, userId: person.userId },
+    );
+    const empty = MESSAGE_STRINGS[lang].empty;
+    await sweep(page, lang, shot, [
+      { name: "chat-empty", path: "/chats", ready: (p) => expect(p.getByText(empty)).toBeVisible() },
     ]);
   });
 });
