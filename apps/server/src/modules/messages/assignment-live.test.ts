@@ -2,21 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../deps.ts";
 import { createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
-import { listen, multipart, openSse } from "./messages.test-helpers.ts";
+import { familyWhoWrote, listen, multipart, openSse } from "./messages.test-helpers.ts";
 
-/** A family member who has written, so their conversation exists and can be assigned. */
-async function writer(app: App): Promise<TestUser> {
-  const user = await createTestUser(app);
-  const form = await multipart({ message: "hello", messageType: "text" });
-  const res = await app.inject({
-    method: "POST",
-    url: "/api/message/send",
-    headers: { ...user.headers, ...form.headers },
-    payload: form.payload,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return user;
-}
+const writer = familyWhoWrote;
 
 const assign = (app: App, by: TestUser, conversation: string, toMe: boolean) =>
   app.inject({

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { ChatMessage } from "@hikaya/contracts";
 import type { App } from "../../deps.ts";
+import { createTestUser, type TestUser } from "../../test/test-users.ts";
 
 /** A minimal valid WAV (PCM 8 kHz mono) of `seconds` of silence plus `extra` bytes. */
 export function wavBytes(seconds = 0.2, extra = 0): Buffer {
@@ -165,4 +166,12 @@ export async function openSse(url: string, headers: Record<string, string> = {})
 /** POST /api/message/send of one text message as the holder of `headers`. */
 export function sendText(app: App, headers: Record<string, string>, message: string) {
   return app.inject({ method: "POST", url: "/api/message/send", headers, payload: { message, messageType: "text" } });
+}
+
+/** A family member who has written once, so their conversation exists (to assign, hand over, annotate). */
+export async function familyWhoWrote(app: App): Promise<TestUser> {
+  const user = await createTestUser(app);
+  const res = await sendText(app, user.headers, "hello");
+  if (res.statusCode !== 200) throw new Error(`the family's first message was refused: ${res.body}`);
+  return user;
 }

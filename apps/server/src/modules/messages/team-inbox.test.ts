@@ -4,14 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../deps.ts";
 import { createTestApp, type TestApp, type TwoReplicas, testDialect, twoReplicas } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
-import { listen, openSse, sendText } from "./messages.test-helpers.ts";
+import { familyWhoWrote, listen, openSse, sendText } from "./messages.test-helpers.ts";
 
-/** A family member who has written, so their conversation exists. */
-async function writer(app: App): Promise<TestUser> {
-  const user = await createTestUser(app);
-  expect((await sendText(app, user.headers, "hello")).statusCode).toBe(200);
-  return user;
-}
+const writer = familyWhoWrote;
 
 const notesUrl = (conversation: string) => `/api/admin/conversations/${conversation}/notes`;
 const addNote = (app: App, by: TestUser | null, conversation: string, text: unknown) =>
