@@ -159,8 +159,10 @@ export class ChatPane {
     this.root = root ?? page.locator("body");
   }
 
+  /** The message field: a text box, or in the console a combobox (it lists the saved replies after a "/"). */
   get input() {
-    return this.root.getByRole("textbox", { name: this.s.placeholder });
+    const name = this.s.placeholder;
+    return this.root.getByRole("textbox", { name }).or(this.root.getByRole("combobox", { name }));
   }
 
   get list() {

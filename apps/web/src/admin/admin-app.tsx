@@ -21,6 +21,7 @@ import { AdminJoinPage } from "./pages/join-page.tsx";
 import { AdminLoginPage } from "./pages/login-page.tsx";
 import { MediaPage } from "./pages/media-page.tsx";
 import { OutboxPage } from "./pages/outbox-page.tsx";
+import { SavedRepliesPage } from "./pages/saved-replies-page.tsx";
 import { SettingsPage } from "./pages/settings-page.tsx";
 import { StoriesPage } from "./pages/stories-page.tsx";
 import { StoryEditorPage } from "./pages/story-editor-page.tsx";
@@ -124,6 +125,7 @@ export function AdminApp() {
         { path: "audit", element: adminOnly(<AuditPage />) },
         { path: "reminders", element: adminOnly(<RemindersPage />) },
         { path: "team", element: adminOnly(<TeamPage />) },
+        { path: "replies", element: adminOnly(<SavedRepliesPage />) },
         ...inboxRoutes,
         { path: "*", element: <AdminNotFound /> },
       ],

@@ -1,9 +1,13 @@
-import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useId, useState } from "react";
 import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "../lib/router.tsx";
 import { consoleSession, useAdminSession } from "./admin-session.ts";
-import { useWaitingConversations } from "./waiting-count.ts";
+import { DisplayNameForm } from "./components/display-name-form.tsx";
+import { inboxQueries } from "./inbox/inbox-api.ts";
+import { useInboxAlerts } from "./inbox-alerts.ts";
+import { useInboxBadge } from "./waiting-count.ts";
 
 export interface NavItem {
   to: string;
@@ -22,7 +26,10 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
   const location = useLocation();
   const navigate = useNavigate();
   const session = useAdminSession();
-  const waiting = useWaitingConversations(session.status === "admin" && extraNav.some((item) => item.count === "waiting"));
+  const hasInbox = session.status === "admin" && extraNav.some((item) => item.count === "waiting");
+  const { count: waiting, unread } = useInboxBadge(hasInbox);
+  const openPath = useCallback((path: string) => navigate(path), [navigate]);
+  useInboxAlerts(hasInbox && session.status === "admin" ? session.userId : null, unread, openPath);
 
   // A tapped link closes the drawer.
   const [shownPath, setShownPath] = useState(location.pathname);
@@ -37,6 +44,7 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
     { to: "/admin/media", label: t("nav.media") },
     { to: "/admin/settings", label: t("nav.settings") },
     ...extraNav,
+    { to: "/admin/replies", label: t("nav.replies") },
     { to: "/admin/reminders", label: t("nav.reminders") },
     { to: "/admin/users", label: t("nav.users") },
     { to: "/admin/contact", label: t("nav.contact") },
@@ -105,6 +113,7 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
               {t("nav.signedInAs")} <bdi className="ltr">{session.email}</bdi>
             </span>
           )}
+          {session.status === "admin" && <OwnName me={session.userId} />}
           <div className="admin-nav__row">
             <LanguageSwitch className="admin-nav__lang" />
             <Link to="/" className="admin-link" target="_blank" rel="noreferrer">
@@ -120,6 +129,31 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
       <main className="admin-main" id="admin-main">
         <Outlet />
       </main>
+    </div>
+  );
+}
+
+/** "Your name": every operator names themselves from their own menu (colleagues see it; families never do). */
+function OwnName({ me }: { me: string }) {
+  const { t } = useTranslation("admin");
+  const [open, setOpen] = useState(false);
+  const panel = useId();
+  const operators = useQuery({ ...inboxQueries.operators(), enabled: open });
+  const current = operators.data?.find((o) => o.userId === me)?.name ?? null;
+  return (
+    <div className="admin-nav__name">
+      <button
+        type="button"
+        className="admin-link admin-nav__name-toggle"
+        aria-expanded={open}
+        aria-controls={panel}
+        onClick={() => setOpen((v) => !v)}
+      >
+        {t("nav.yourName")}
+      </button>
+      <div id={panel} hidden={!open}>
+        {open && operators.isSuccess && <DisplayNameForm className="admin-nav__name-form" current={current} />}
+      </div>
     </div>
   );
 }

@@ -100,4 +100,30 @@ describe("the console's live stream, shared between tabs", () => {
     for (const stop of stops) stop();
     expect(server.open()).toHaveLength(0);
   });
+
+  it("relays a private note's and a hand-over's events to every tab", async () => {
+    const server = fakeServer();
+    const name = `console-stream-test-${Math.random()}`;
+    const env: ConsoleStreamEnv = {
+      connect: server.connect,
+      token: async () => "token",
+      locks: fakeLocks(),
+      channel: () => new NodeBroadcastChannel(name) as unknown as BroadcastChannel,
+    };
+    const tabs = [new ConsoleStream(env), new ConsoleStream(env)];
+    const notes = tabs.map(() => [] as (string | null)[]);
+    const handed = tabs.map(() => [] as (string | null | undefined)[]);
+    const stops = tabs.map((tab, i) =>
+      tab.subscribe({
+        onNote: (e) => notes[i]?.push(e.conversation),
+        onAssignment: (e) => handed[i]?.push(e.assignee),
+      }),
+    );
+    await vi.waitFor(() => expect(server.open()).toHaveLength(1));
+    server.open()[0]?.options.onNote?.({ conversation: "c1" });
+    server.open()[0]?.options.onAssignment?.({ conversation: "c1", assignee: "op-2", by: "op-1" });
+    await vi.waitFor(() => expect(notes).toEqual([["c1"], ["c1"]]));
+    await vi.waitFor(() => expect(handed).toEqual([["op-2"], ["op-2"]]));
+    for (const stop of stops) stop();
+  });
 });

@@ -7,13 +7,14 @@
  * the last message id it saw, so the server replays what the handover missed. Without Web Locks or
  * BroadcastChannel each tab holds one stream of its own, still one instead of three.
  */
-import type { ChatMessage, LiveAssignment } from "@hikaya/contracts";
+import type { ChatMessage, LiveAssignment, LiveNote } from "@hikaya/contracts";
 import { connectLiveMessages, type LiveOptions, type LiveStatus } from "../lib/live-messages.ts";
 import { consoleToken } from "./admin-session.ts";
 
 export interface ConsoleStreamListener {
   onMessage?(message: ChatMessage): void;
   onAssignment?(event: LiveAssignment): void;
+  onNote?(event: LiveNote): void;
   onStatus?(status: LiveStatus): void;
   /** After every (re)connection of the stream, once its replay is done; at once when it is already live. */
   onReady?(): void;
@@ -22,6 +23,7 @@ export interface ConsoleStreamListener {
 type Relayed =
   | { type: "message"; message: ChatMessage }
   | { type: "assignment"; event: LiveAssignment }
+  | { type: "note"; event: LiveNote }
   | { type: "status"; status: LiveStatus }
   | { type: "ready" }
   /** A tab that just started asks the leader where the stream stands. */
@@ -121,6 +123,7 @@ export class ConsoleStream {
       after: this.#lastId,
       onMessage: (message) => this.#relay({ type: "message", message }),
       onAssignment: (event) => this.#relay({ type: "assignment", event }),
+      onNote: (event) => this.#relay({ type: "note", event }),
       onStatus: (status) => this.#relay({ type: "status", status }),
       onReady: () => this.#relay({ type: "ready" }),
     });
@@ -145,6 +148,9 @@ export class ConsoleStream {
         break;
       case "assignment":
         for (const l of listeners) l.onAssignment?.(event.event);
+        break;
+      case "note":
+        for (const l of listeners) l.onNote?.(event.event);
         break;
       case "status":
         this.#status = event.status;

@@ -1,19 +1,21 @@
 /**
- * How many conversations wait for a facilitator's reply, for the console's navigation. Kept live by the
- * facilitators' message stream: any new message (theirs or a reply) recounts.
+ * How many conversations wait for a facilitator's reply (the console's navigation) and how many have messages no
+ * operator has read (the tab's title). Kept live by the facilitators' message stream: any new message recounts.
  */
+import type { InboxBadge } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { consoleApi } from "./api.ts";
 import { consoleStream } from "./console-stream.ts";
 
+/** The same key as the inbox's (inbox-api.ts badgeKey): marking a conversation read there recounts here. */
 const waitingKey = ["admin", "inbox", "waiting"] as const;
 
-export function useWaitingConversations(enabled: boolean): number {
+export function useInboxBadge(enabled: boolean): InboxBadge {
   const client = useQueryClient();
   const { data } = useQuery({
     queryKey: waitingKey,
-    queryFn: () => consoleApi<{ count: number }>("/admin/conversations/waiting"),
+    queryFn: () => consoleApi<InboxBadge>("/admin/conversations/waiting"),
     enabled,
     refetchInterval: 120_000,
   });
@@ -31,5 +33,5 @@ export function useWaitingConversations(enabled: boolean): number {
       stop();
     };
   }, [client, enabled]);
-  return data?.count ?? 0;
+  return { count: data?.count ?? 0, unread: data?.unread ?? 0 };
 }

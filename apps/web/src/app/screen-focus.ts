@@ -1,7 +1,8 @@
-import { useLayoutEffect, useRef } from "react";
+import { useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import { currentLanguage, useTranslation } from "../lib/i18n.ts";
 import { type Location, useNavigationType } from "../lib/router.tsx";
 import { useSettings } from "../lib/settings.ts";
+import { subscribeTitleCount, titleCount, withTitleCount } from "../lib/title-count.ts";
 
 /** The screen's name: its main heading, else what its <main> is labelled. */
 function screenName(): string {
@@ -19,12 +20,14 @@ export function useScreenTitleAndFocus(location: Location) {
   const { t } = useTranslation();
   const { data } = useSettings();
   const product = data?.title[currentLanguage()] || t("productTitle");
+  // The console's unread conversations, first in the title so a background tab shows them (0 elsewhere).
+  const count = useSyncExternalStore(subscribeTitleCount, titleCount, () => 0);
   const type = useNavigationType();
   const shown = useRef<string | null>(null);
   useLayoutEffect(() => {
     const name = () => {
       const screen = screenName();
-      document.title = screen && screen !== product ? `${screen} · ${product}` : product;
+      document.title = withTitleCount(screen && screen !== product ? `${screen} · ${product}` : product, count);
     };
     name();
     // A heading that arrives with its data (a story's title) renames the page when it shows.
@@ -38,7 +41,7 @@ export function useScreenTitleAndFocus(location: Location) {
       cancelAnimationFrame(frame);
       observer.disconnect();
     };
-  }, [product]);
+  }, [product, count]);
   useLayoutEffect(() => {
     const first = shown.current === null;
     shown.current = location.pathname;

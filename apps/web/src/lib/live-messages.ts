@@ -5,7 +5,7 @@
  * expired token, a server restart answering 503) we reconnect ourselves with `?after=<last id>`, so the
  * server replays exactly what was missed.
  */
-import type { ChatMessage, LiveAssignment } from "@hikaya/contracts";
+import type { ChatMessage, LiveAssignment, LiveNote } from "@hikaya/contracts";
 import { backoffDelay } from "./backoff.ts";
 
 export type LiveStatus = "connecting" | "live" | "offline";
@@ -27,6 +27,8 @@ export interface LiveOptions {
   onMessage(message: ChatMessage): void;
   /** Facilitators' stream: a conversation was assigned or unassigned (events carry no id, nothing is replayed). */
   onAssignment?(event: LiveAssignment): void;
+  /** Facilitators' stream: a private note was added to a conversation (no id, nothing replayed). */
+  onNote?(event: LiveNote): void;
   onStatus?(status: LiveStatus): void;
   /** Called after every (re)connection once the replay is done. */
   onReady?(): void;
@@ -61,6 +63,9 @@ export function connectLiveMessages(options: LiveOptions): () => void {
     });
     es.addEventListener("assignment", (event) => {
       options.onAssignment?.(JSON.parse((event as MessageEvent<string>).data) as LiveAssignment);
+    });
+    es.addEventListener("note", (event) => {
+      options.onNote?.(JSON.parse((event as MessageEvent<string>).data) as LiveNote);
     });
     es.addEventListener("ready", () => {
       attempt = 0;

@@ -1,4 +1,10 @@
-import { type ConversationSummary, INBOX_FILTERS, type InboxFilter, SEARCH_MAX_LENGTH } from "@hikaya/contracts";
+import {
+  type ConversationSummary,
+  INBOX_FILTERS,
+  type InboxCounts,
+  type InboxFilter,
+  SEARCH_MAX_LENGTH,
+} from "@hikaya/contracts";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useState } from "react";
 import { Spinner } from "../../components/spinner.tsx";
@@ -18,6 +24,13 @@ function whenLabel(iso: string, language: string): string {
   if (d.toDateString() === today.toDateString()) return formatChatTime(iso, language);
   return formatShortDate(iso, language);
 }
+
+/** The tabs that show how many conversations they hold. */
+const countOf = (counts: InboxCounts | undefined, f: InboxFilter | null): number | null => {
+  if (!counts) return null;
+  if (f === null) return counts.all;
+  return f === "mine" || f === "unassigned" ? counts[f] : null;
+};
 
 const filterOf = (value: string | null): InboxFilter | null =>
   (INBOX_FILTERS as readonly string[]).includes(value ?? "") ? (value as InboxFilter) : null;
@@ -55,6 +68,7 @@ export function ConversationList() {
   const [draft, setDraft] = useState(q);
   const searchId = useId();
   const list = useInfiniteQuery(inboxQueries.conversations(q.trim(), filter));
+  const counts = list.data?.pages[0]?.counts;
 
   // Typing searches after a short pause, not on every key.
   useEffect(() => {
@@ -89,18 +103,29 @@ export function ConversationList() {
         />
       </search>
       <div className="admin-tabs" role="tablist" aria-label={t("filters.label")}>
-        {([null, ...INBOX_FILTERS] as const).map((f) => (
-          <button
-            key={f ?? "all"}
-            type="button"
-            role="tab"
-            aria-selected={filter === f}
-            className="admin-tab"
-            onClick={() => update({ filter: f })}
-          >
-            {t(`filters.${f ?? "all"}`)}
-          </button>
-        ))}
+        {([null, ...INBOX_FILTERS] as const).map((f) => {
+          const count = countOf(counts, f);
+          return (
+            <button
+              key={f ?? "all"}
+              type="button"
+              role="tab"
+              aria-selected={filter === f}
+              className="admin-tab"
+              onClick={() => update({ filter: f })}
+            >
+              {t(`filters.${f ?? "all"}`)}
+              {count !== null && (
+                <>
+                  <span className="admin-tab__count" aria-hidden="true">
+                    {count}
+                  </span>
+                  <span className="visually-hidden">{t("filters.count", { count })}</span>
+                </>
+              )}
+            </button>
+          );
+        })}
       </div>
       <QueryView query={list}>
         {() =>

@@ -3,9 +3,11 @@ import type {
   ChatMessage,
   ConversationAssignment,
   ConversationList,
+  ConversationNote,
   ConversationPerson,
   InboxFilter,
   MessagesPage,
+  Operator,
 } from "@hikaya/contracts";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { ApiError, send } from "../../lib/api-client.ts";
@@ -17,6 +19,10 @@ import { consoleApi } from "../api.ts";
 export const conversationsKey = ["admin", "inbox", "conversations"] as const;
 /** Every loaded conversation's person panel (profile, progress, assignee). */
 export const personKey = ["admin", "inbox", "person"] as const;
+/** Every loaded conversation's private notes. */
+export const notesKey = ["admin", "inbox", "notes"] as const;
+/** The navigation's waiting count and the tab title's unread count (waiting-count.ts). */
+export const badgeKey = ["admin", "inbox", "waiting"] as const;
 
 export const inboxQueries = {
   /** One search and filter, page after page ("Load older" asks for the next cursor). */
@@ -39,7 +45,30 @@ export const inboxQueries = {
       queryKey: [...personKey, userId],
       queryFn: () => consoleApi<ConversationPerson>(`/admin/conversations/${encodeURIComponent(userId)}/person`),
     }),
+  notes: (userId: string) =>
+    queryOptions({
+      queryKey: [...notesKey, userId],
+      queryFn: () => consoleApi<ConversationNote[]>(`/admin/conversations/${encodeURIComponent(userId)}/notes`),
+    }),
+  operators: () =>
+    queryOptions({
+      queryKey: ["admin", "inbox", "operators"],
+      queryFn: () => consoleApi<Operator[]>("/admin/operators"),
+      staleTime: 60_000,
+    }),
 };
+
+export function addNote(userId: string, text: string) {
+  return consoleApi<ConversationNote>(`/admin/conversations/${encodeURIComponent(userId)}/notes`, { body: { text } });
+}
+
+/** Hands a conversation to an operator, or to nobody (admins, or its owner). */
+export function handOver(userId: string, operatorId: string | null) {
+  return consoleApi<ConversationAssignment>(`/admin/conversations/${encodeURIComponent(userId)}/assignee`, {
+    method: "PUT",
+    body: { operatorId },
+  });
+}
 
 export function fetchConversationPage(userId: string, before?: string): Promise<MessagesPage> {
   return consoleApi<MessagesPage>(

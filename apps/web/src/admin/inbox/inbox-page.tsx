@@ -1,6 +1,6 @@
-import type { ChatMessage, ConversationAssignee } from "@hikaya/contracts";
-import { type QueryKey, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import type { ChatMessage } from "@hikaya/contracts";
+import { type QueryKey, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
 import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
@@ -15,17 +15,22 @@ import { PageHeader, QueryView } from "../components/page.tsx";
 import { PhoneNumber } from "../components/phone-number.tsx";
 import { consoleStream, conversationOfConsoleStream } from "../console-stream.ts";
 import { formatPhone } from "../phone.ts";
+import { AssignControl } from "./assign-control.tsx";
 import { ConversationList, useInboxSearch } from "./conversation-list.tsx";
+import { NoteForm, NoteItem, timelineOf } from "./conversation-notes.tsx";
+import { NotificationsButton } from "./desktop-notifications.tsx";
 import {
-  assignConversation,
+  badgeKey,
   conversationsKey,
   fetchConversationPage,
   inboxQueries,
   markConversationRead,
+  notesKey,
   personKey,
   sendReply,
 } from "./inbox-api.ts";
 import { applyLiveMessage, type ListView, type LoadedList, markReadInList } from "./live-list.ts";
+import { savedRepliesQuery } from "./saved-replies-api.ts";
 import "../../components/chat/chat.css";
 import "./inbox.css";
 
@@ -73,9 +78,16 @@ export function InboxPage() {
         refresh();
         void client.invalidateQueries({ queryKey: conversation ? inboxQueries.person(conversation).queryKey : personKey });
       },
-      // Assignments are not replayed: after a reconnect, read the list again in case one was missed.
+      // A colleague's private note: that conversation's notes (all of them after a gap).
+      onNote: ({ conversation }) => {
+        void client.invalidateQueries({ queryKey: conversation ? inboxQueries.notes(conversation).queryKey : notesKey });
+      },
+      // Assignments and notes are not replayed: after a reconnect, read them again in case one was missed.
       onReady: () => {
-        if (reconnected) refresh();
+        if (reconnected) {
+          refresh();
+          void client.invalidateQueries({ queryKey: notesKey });
+        }
         reconnected = true;
       },
     });
@@ -88,7 +100,7 @@ export function InboxPage() {
   return (
     <div className={`inbox${userId ? " inbox--open" : ""}`}>
       <section className="inbox__list" aria-label={t("title")}>
-        <PageHeader title={t("title")} subtitle={t("subtitle")} />
+        <PageHeader title={t("title")} subtitle={t("subtitle")} actions={<NotificationsButton />} />
         <ConversationList />
       </section>
       <section className="inbox__pane">
@@ -108,7 +120,20 @@ function ConversationView({ userId }: { userId: string }) {
   const client = useQueryClient();
   const session = useAdminSession();
   const me = session.status === "admin" ? session.userId : null;
+  const isAdmin = session.status === "admin" && session.role === "admin";
   const person = useQuery(inboxQueries.person(userId));
+  const notes = useQuery(inboxQueries.notes(userId));
+  const [noting, setNoting] = useState(false);
+  const saved = useQuery(savedRepliesQuery());
+  // Saved replies go in the family's language, whatever the console's.
+  const language = person.data?.language;
+  const quickReplies = useMemo(
+    () =>
+      language
+        ? (saved.data ?? []).map((r) => ({ id: r.id, title: r.title, text: language === "ar" ? r.textAr : r.textEn }))
+        : undefined,
+    [saved.data, language],
+  );
   const { search } = useInboxSearch();
   const source = useMemo<ConversationSource>(
     () => ({
@@ -125,7 +150,8 @@ function ConversationView({ userId }: { userId: string }) {
   );
   const chat = useConversation(source);
   const scroller = useRef<HTMLDivElement>(null);
-  const newestKey = `${chat.messages.at(-1)?._id ?? ""}:${chat.pending.length}:${chat.loading}`;
+  const timeline = timelineOf(chat.messages, notes.data ?? [], chat.hasMore);
+  const newestKey = `${chat.messages.at(-1)?._id ?? ""}:${chat.pending.length}:${chat.loading}:${notes.data?.length ?? 0}`;
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el && newestKey) el.scrollTop = el.scrollHeight;
@@ -138,6 +164,8 @@ function ConversationView({ userId }: { userId: string }) {
       .then(() => {
         for (const [key, data] of client.getQueriesData<LoadedList>({ queryKey: conversationsKey }))
           if (data) client.setQueryData(key, markReadInList(data, userId, viewOf(key)));
+        // The tab title's unread count.
+        void client.invalidateQueries({ queryKey: badgeKey });
       })
       .catch(() => undefined);
   }, [newestId, userId, client]);
@@ -154,7 +182,15 @@ function ConversationView({ userId }: { userId: string }) {
             {t("back")}
           </Link>
           <h2>{!person.data?.name && phone ? <PhoneNumber phone={phone} /> : <bdi>{name}</bdi>}</h2>
-          <AssignControl userId={userId} assignedTo={person.data?.assignedTo ?? null} me={me} />
+          <AssignControl userId={userId} assignedTo={person.data?.assignedTo ?? null} me={me} isAdmin={isAdmin} />
+          <button
+            type="button"
+            className="admin-button admin-button--small"
+            aria-expanded={noting}
+            onClick={() => setNoting((v) => !v)}
+          >
+            {t("notes.add")}
+          </button>
           <span className={`inbox-conversation__live${chat.status === "live" ? " is-live" : ""}`}>
             {chat.status === "live" ? t("live") : t("reconnecting")}
           </span>
@@ -175,22 +211,32 @@ function ConversationView({ userId }: { userId: string }) {
             </div>
           ) : (
             <ul className="chat-list" aria-label={name} aria-live="polite">
-              {chat.messages.map((m) => (
-                <ChatBubble
-                  key={m._id}
-                  message={m}
-                  mine={m.senderRole === "facilitator"}
-                  // Only the signed-in operator's own replies say "You"; a colleague's carry their name.
-                  author={
-                    m.senderRole !== "facilitator" ? undefined : m.from === me ? t("youAuthor") : m.senderName || t("facilitator")
-                  }
-                />
-              ))}
+              {timeline.map((item) =>
+                item.kind === "note" ? (
+                  <NoteItem key={`note-${item.note.id}`} note={item.note} me={me} />
+                ) : (
+                  <ChatBubble
+                    key={item.message._id}
+                    message={item.message}
+                    mine={item.message.senderRole === "facilitator"}
+                    // Only the signed-in operator's own replies say "You"; a colleague's carry their name.
+                    author={
+                      item.message.senderRole !== "facilitator"
+                        ? undefined
+                        : item.message.from === me
+                          ? t("youAuthor")
+                          : item.message.senderName || t("facilitator")
+                    }
+                  />
+                ),
+              )}
               <PendingBubbles pending={chat.pending} retry={chat.retry} />
             </ul>
           )}
         </div>
+        {noting && <NoteForm userId={userId} onDone={() => setNoting(false)} />}
         <ChatComposer
+          quickReplies={quickReplies}
           onSendText={(text) => void send({ messageType: "text", text })}
           onSendVoice={(r) => void send({ messageType: "audio", blob: r.blob, durationSeconds: r.durationSeconds })}
           onMicError={() => toast.error(tm("micError"))}
@@ -245,44 +291,6 @@ function ConversationView({ userId }: { userId: string }) {
           )}
         </QueryView>
       </aside>
-    </div>
-  );
-}
-
-/** "Assign to me" / "Unassign", and who has the conversation. */
-function AssignControl({
-  userId,
-  assignedTo,
-  me,
-}: {
-  userId: string;
-  assignedTo: ConversationAssignee | null;
-  me: string | null;
-}) {
-  const { t } = useTranslation("inbox");
-  const client = useQueryClient();
-  const mine = assignedTo !== null && assignedTo.userId === me;
-  const assign = useMutation({
-    mutationFn: (toMe: boolean) => assignConversation(userId, toMe),
-    onSuccess: () => {
-      void client.invalidateQueries({ queryKey: inboxQueries.person(userId).queryKey });
-      void client.invalidateQueries({ queryKey: conversationsKey });
-    },
-    onError: (error) => toast.error(errorText(error)),
-  });
-  return (
-    <div className="inbox-conversation__assign">
-      {assignedTo && (
-        <span className="admin-muted">{mine ? t("assignedToYou") : t("assignedTo", { name: assignedTo.name })}</span>
-      )}
-      <button
-        type="button"
-        className="admin-button admin-button--small"
-        disabled={assign.isPending}
-        onClick={() => assign.mutate(!mine)}
-      >
-        {mine ? t("unassign") : t("assignToMe")}
-      </button>
     </div>
   );
 }

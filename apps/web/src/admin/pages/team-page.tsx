@@ -1,13 +1,14 @@
 import type { TeamMember } from "@hikaya/contracts";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { CountrySelect } from "../../components/country-select.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { formatDateTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { consoleSession, useAdminSession } from "../admin-session.ts";
+import { useAdminSession } from "../admin-session.ts";
 import { adminQueries, useTeamMutations } from "../api.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { DisplayNameForm } from "../components/display-name-form.tsx";
 import { contactForServer } from "../components/operator-contact.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { ltrIsolate } from "../components/phone-number.tsx";
@@ -31,7 +32,9 @@ export function TeamPage() {
   return (
     <>
       <PageHeader title={t("team.title")} subtitle={t("team.intro")} />
-      {me && <DisplayNameForm current={query.data?.find((m) => m.id === me)?.name ?? null} />}
+      {me && (
+        <DisplayNameForm className="admin-card admin-toolbar" current={query.data?.find((m) => m.id === me)?.name ?? null} />
+      )}
       <InviteForm onInvite={(input) => invite.mutateAsync(input)} />
       <QueryView query={query}>
         {(members) => (
@@ -120,54 +123,6 @@ export function TeamPage() {
         onCancel={() => setRemoving(null)}
       />
     </>
-  );
-}
-
-/**
- * The signed-in operator's name in the console (user_metadata.display_name): it labels their replies for colleagues
- * and names them on this page. Families still see "Facilitator", never an operator's name.
- */
-function DisplayNameForm({ current }: { current: string | null }) {
-  const { t } = useTranslation("admin");
-  const id = useId();
-  const queryClient = useQueryClient();
-  const [value, setValue] = useState<string | null>(null);
-  const [state, setState] = useState<{ busy: boolean; error: string | null; saved: boolean }>({
-    busy: false,
-    error: null,
-    saved: false,
-  });
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const name = (value ?? current ?? "").trim();
-    setState({ busy: true, error: null, saved: false });
-    try {
-      await consoleSession.updateUserData({ display_name: name || null });
-      await queryClient.invalidateQueries({ queryKey: adminQueries.team().queryKey });
-      setValue(null);
-      setState({ busy: false, error: null, saved: true });
-    } catch (error) {
-      setState({ busy: false, error: errorText(error), saved: false });
-    }
-  }
-  return (
-    <form className="admin-card admin-toolbar" onSubmit={submit}>
-      <label htmlFor={`${id}-name`}>{t("team.displayName")}</label>
-      <input
-        id={`${id}-name`}
-        className="admin-input"
-        value={value ?? current ?? ""}
-        maxLength={80}
-        autoComplete="name"
-        onChange={(e) => setValue(e.target.value)}
-      />
-      <button type="submit" className="admin-button" disabled={state.busy}>
-        {t("team.saveName")}
-      </button>
-      <p className="admin-hint">{t("team.displayNameHint")}</p>
-      {state.error && <p role="alert">{state.error}</p>}
-      {state.saved && <p role="status">{t("team.nameSaved")}</p>}
-    </form>
   );
 }
 
