@@ -38,6 +38,17 @@ async function violations(page: Page, screen: Screen): Promise<string[]> {
     );
 }
 
+/** The person's session where the app keeps it, before any script of the page runs. */
+async function signedIn(page: Page, person: { token: string; userId: string }) {
+  await page.addInitScript(
+    ({ token, userId }) => {
+      localStorage.setItem("token", token);
+      localStorage.setItem("userId", userId);
+    },
+    { token: person.token, userId: person.userId },
+  );
+}
+
 /** The form's error state: sent empty, each field says what it needs. */
 async function submitEmpty(page: Page) {
   await page.locator("form button[type=submit]").first().click();
@@ -80,13 +91,7 @@ test.describe("accessibility sweep", () => {
 
   test("signed-in screens", async ({ page, lang, request, shot }) => {
     const person = await createChatUser(request);
-    await page.addInitScript(
-      ({ token, userId }) => {
-        localStorage.setItem("token", token);
-        localStorage.setItem("userId", userId);
-      },
-      { token: person.token, userId: person.userId },
-    );
+    await signedIn(page, person);
     const headers = { authorization: `Bearer ${person.token}` };
     // The person's own message and the team's reply: both bubbles, with their times, are on the chat screen.
     const sent = await request.post("/api/message/send", { headers, data: { message: "Hello", messageType: "text" } });
@@ -116,13 +121,7 @@ test.describe("accessibility sweep", () => {
 
   test("the menu open", async ({ page, lang, request, shot }) => {
     const person = await createChatUser(request);
-    await page.addInitScript(
-      ({ token, userId }) => {
-        localStorage.setItem("token", token);
-        localStorage.setItem("userId", userId);
-      },
-      { token: person.token, userId: person.userId },
-    );
+    await signedIn(page, person);
     await sweep(page, lang, shot, [
       {
         name: "menu",
@@ -137,13 +136,7 @@ test.describe("accessibility sweep", () => {
   test("the empty conversation", async ({ page, lang, request, shot }) => {
     // A person who has not written yet: the chat's note ("Say hello!") on the chat's background.
     const person = await createChatUser(request);
-    await page.addInitScript(
-      ({ token, userId }) => {
-        localStorage.setItem("token", token);
-        localStorage.setItem("userId", userId);
-      },
-      { token: person.token, userId: person.userId },
-    );
+    await signedIn(page, person);
     const empty = MESSAGE_STRINGS[lang].empty;
     await sweep(page, lang, shot, [
       { name: "chat-empty", path: "/chats", ready: (p) => expect(p.getByText(empty)).toBeVisible() },
@@ -153,13 +146,7 @@ test.describe("accessibility sweep", () => {
 
 test("the account screens' title bar hides what scrolls under it", async ({ page, request, shot }) => {
   const person = await createChatUser(request);
-  await page.addInitScript(
-    ({ token, userId }) => {
-      localStorage.setItem("token", token);
-      localStorage.setItem("userId", userId);
-    },
-    { token: person.token, userId: person.userId },
-  );
+  await signedIn(page, person);
   await page.goto("/edit-profile");
   await expect(page.locator("form").first()).toBeVisible();
   await page.mouse.wheel(0, 400);
