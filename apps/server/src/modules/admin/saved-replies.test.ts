@@ -18,7 +18,7 @@ afterAll(async () => t?.close());
 
 const reply = { title: "Welcome", textEn: "Welcome to Hikaya!", textAr: "أهلًا بك في حكاية!" };
 
-const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, who: TestUser | null, payload?: unknown) =>
+const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, who: TestUser | null, payload?: object) =>
   t.app.inject({ method, url, headers: who?.headers ?? {}, ...(payload === undefined ? {} : { payload }) });
 
 const list = async () => (await call("GET", "/api/admin/replies", facilitator)).json<SavedReply[]>();
