@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../test/test-app.ts";
+import { createTestApp, type TestApp, testDialect } from "../test/test-app.ts";
+import { createTestUser } from "../test/test-users.ts";
 import type { Written } from "./write-watch.ts";
 
 /** The caches' source of truth: every committed write to a watched table is told, once committed, whoever wrote it. */
@@ -33,7 +34,8 @@ describe("WriteWatch", () => {
     expect(told).toEqual([]);
     await t.app.deps.db.updateTable("stories").set({ subtitle_en: "x" }).where("id", "=", id).execute();
     await sql`update stories set subtitle_en = ${"y"} where id = ${id}`.execute(t.app.deps.db);
-    expect(told).toEqual([["stories"], ["stories"]]);
+    // Raw SQL that may write: its text is not read, so every watched table (written-keys.test.ts has the forms).
+    expect(told).toEqual([["stories"], ["progress", "stories"]]);
   });
 
   it("tells a transaction's writes once it commits, and nothing for one rolled back", async () => {
@@ -81,7 +83,8 @@ describe("WriteWatch", () => {
       { progress: null, stories: null },
       { progress: ["huda", "rana"] },
       { progress: [] },
-      { progress: null },
+      // Raw SQL: every row of every watched table.
+      { progress: null, stories: null },
     ]);
   });
 
@@ -173,5 +176,47 @@ describe("WriteWatch", () => {
       // Its profile and sessions go with a deleted user (on delete cascade): the same person's.
       { profiles: [b], sessions: [b] },
     ]);
+  });
+
+  it("tells every table for raw writes its old text reading missed, run on the database", async () => {
+    const id = await someStory();
+    const db = t.app.deps.db;
+    const schema = testDialect() === "postgres" ? "public" : "main";
+    told.length = 0;
+    await sql`update ${sql.raw(schema)}.stories set subtitle_en = ${"q"} where id = ${id}`.execute(db);
+    await sql`/* a note */ update "stories" set subtitle_en = ${"r"} where id = ${id}`.execute(db);
+    // PostgreSQL runs every statement of a raw text without parameters.
+    if (testDialect() === "postgres")
+      await sql.raw(`select 1; update stories set subtitle_en = 's' where id = '${id}'`).execute(db);
+    else await sql`update or replace stories set subtitle_en = ${"s"} where id = ${id}`.execute(db);
+    const subtitle = await db.selectFrom("stories").select("subtitle_en").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(subtitle.subtitle_en).toBe("s");
+    expect(told).toEqual([
+      ["progress", "stories"],
+      ["progress", "stories"],
+      ["progress", "stories"],
+    ]);
+  });
+
+  it("tells what a replace (SQLite) or a merge (PostgreSQL) takes along by foreign key, run on the database", async () => {
+    const db = t.app.deps.db;
+    const seen: Written[] = [];
+    const unwatch = t.app.deps.database.writes.watch({ sessions: ["id", "user_id"] }, (w) => {
+      seen.push(w);
+    });
+    const person = await createTestUser(t.app);
+    const row = await db.selectFrom("users").selectAll().where("id", "=", person.id).executeTakeFirstOrThrow();
+    if (testDialect() === "postgres")
+      await db
+        .mergeInto("users")
+        .using("sessions", "sessions.user_id", "users.id")
+        .whenMatchedAnd("users.id", "=", person.id)
+        .thenDelete()
+        .execute();
+    else await db.replaceInto("users").values(row).execute();
+    unwatch();
+    // The database did take the sessions along: the cache must hear of it.
+    expect(await db.selectFrom("sessions").select("id").where("user_id", "=", person.id).execute()).toEqual([]);
+    expect(seen.map((w) => Object.fromEntries(w))).toContainEqual({ sessions: null });
   });
 });

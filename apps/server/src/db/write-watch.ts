@@ -30,11 +30,12 @@ function record(into: Map<string, Set<string> | null>, table: string, keys: Read
 /**
  * Lets in-process caches hear about every committed write to the tables they mirror, whichever module or
  * query wrote it (a repository, a transaction, a raw statement, a test's direct insert), and which rows: what a
- * write touched is read from the statement itself, so no repository has to declare it (nor can get it wrong),
- * and what cannot be read from it counts as everything. Inside a transaction the news waits for the commit (and
- * is dropped on rollback): told earlier, a reader could re-read and keep the old rows before they are replaced.
- * The write's own promise resolves only after the listeners did, so a listener that tells other replicas
- * (through the bus) has done so before the request that wrote is answered.
+ * write touched is read from the statement's Kysely node (written-keys.ts), so no repository has to declare it
+ * (nor can get it wrong), and what cannot be read from it (raw SQL that may write, among others) counts as every row
+ * of every watched table. Inside a transaction the news waits for the commit (and is dropped on rollback): told
+ * earlier, a reader could re-read and keep the old rows before they are replaced. The write's own promise resolves
+ * only after the listeners did, so a listener that tells other replicas (through the bus) has done so before the
+ * request that wrote is answered.
  */
 export class WriteWatch {
   readonly #listeners = new Set<Listener>();
@@ -68,20 +69,6 @@ export class WriteWatch {
     await Promise.all([...found].map(([{ listener }, written]) => listener(written)));
   }
 
-  /** The watched tables a raw statement (sql`…`, whose text is all there is to read) writes. */
-  rawTables(text: string): string[] {
-    const names = [...new Set([...this.#listeners].flatMap((l) => Object.keys(l.tables)))].join("|");
-    if (names !== this.#patternOf) {
-      this.#patternOf = names;
-      // Either dialect's SQL: `insert into "t"`, `update "t"`, `delete from "t"`, quoted or not.
-      this.#pattern = new RegExp(`\\b(?:insert\\s+into|update|delete\\s+from)\\s+"?(${names})"?(?![\\w"])`, "gi");
-    }
-    if (!names) return [];
-    return [...text.matchAll(this.#pattern)].map((match) => (match[1] as string).toLowerCase());
-  }
-  #patternOf = "";
-  #pattern = /$^/g;
-
   /** The dialect with every statement checked for watched writes. */
   wrap(dialect: Dialect): Dialect {
     return {
@@ -106,22 +93,31 @@ class WatchedConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery, options?: Parameters<DatabaseConnection["executeQuery"]>[1]) {
     const result: QueryResult<R> = await this.inner.executeQuery<R>(query, options);
-    const writes = writesIn(query, (text) => this.#watch.rawTables(text));
-    if (writes.length) {
-      const found = this.#watch.changes(writes);
-      if (!this.pending) await this.#watch.notify(found);
-      else
-        for (const [listener, written] of found) {
-          const into = this.pending.get(listener) ?? new Map();
-          for (const [table, keys] of written) record(into, table, keys);
-          this.pending.set(listener, into);
-        }
-    }
+    await this.#wrote(query);
     return result;
   }
 
-  streamQuery<R>(query: CompiledQuery, chunkSize: number, options?: Parameters<DatabaseConnection["streamQuery"]>[2]) {
-    return this.inner.streamQuery<R>(query, chunkSize, options);
+  /** A streamed write (an update's or delete's `returning`, where the driver streams one) is told once it ends. */
+  async *streamQuery<R>(query: CompiledQuery, chunkSize: number, options?: Parameters<DatabaseConnection["streamQuery"]>[2]) {
+    try {
+      yield* this.inner.streamQuery<R>(query, chunkSize, options);
+    } finally {
+      await this.#wrote(query);
+    }
+  }
+
+  /** Tells what `query` wrote (once committed, inside a transaction). */
+  async #wrote(query: CompiledQuery) {
+    const writes = writesIn(query);
+    if (!writes.length) return;
+    const found = this.#watch.changes(writes);
+    if (!this.pending) await this.#watch.notify(found);
+    else
+      for (const [listener, written] of found) {
+        const into = this.pending.get(listener) ?? new Map();
+        for (const [table, keys] of written) record(into, table, keys);
+        this.pending.set(listener, into);
+      }
   }
 }
 

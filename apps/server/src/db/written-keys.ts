@@ -2,9 +2,10 @@ import type { CompiledQuery } from "kysely";
 
 /**
  * What rows a write statement touched, read from Kysely's node tree (the compiled query carries it): for caches
- * to forget exactly those (write-watch.ts). Whatever the tree does not say for certain is "unknown", and unknown
- * means every entry of the table: a statement this reading does not understand costs a cache its entries, never
- * an answer its correctness.
+ * to forget exactly those (write-watch.ts). The reading fails closed: whatever the tree does not say for certain
+ * is "unknown", unknown rows mean every entry of the table, and a statement the tree does not describe (raw SQL
+ * that may write, a kind of statement this reading does not know, more than one statement) means every row of
+ * every table. A statement misread costs a cache its entries, never an answer its correctness.
  */
 
 /** A foreign key whose rows a delete of the referenced row deletes or sets to null (`on delete cascade | set null`). */
@@ -15,10 +16,13 @@ export interface Reference {
   to: string;
 }
 
-/** One statement's write to one table: its node (null: a raw statement, rows unknown). */
+/** One statement's write to one table (ANY: every watched table). */
 export interface WriteOf {
   table: string;
+  /** The statement's node, read for the rows written; null when they cannot be read (any row). */
   node: Node | null;
+  /** Whether it may delete rows, and so take along the rows that reference them. */
+  deletes: boolean;
 }
 
 // Kysely's operation nodes, read loosely: only kinds and the few fields used here.
@@ -35,9 +39,12 @@ const nameOf = (node: Node | undefined): string | undefined => {
   return node?.kind === "IdentifierNode" && typeof node.name === "string" ? node.name : undefined;
 };
 
-/** A table node's name (through an alias) and its alias. */
+/** A table node's name (through an alias) and its alias; none when it has no name (a raw table under an alias). */
 function tableNames(node: Node | undefined): string[] {
-  if (node?.kind === "AliasNode") return [...tableNames(field(node, "node")), nameOf(field(node, "alias")) ?? ""];
+  if (node?.kind === "AliasNode") {
+    const names = tableNames(field(node, "node"));
+    return names.length ? [...names, nameOf(field(node, "alias")) ?? ""] : [];
+  }
   const name = field(field(node, "table"), "identifier")?.name;
   return node?.kind === "TableNode" && typeof name === "string" ? [name] : [];
 }
@@ -98,7 +105,9 @@ function keysOf(node: Node, column: string): Keys {
   }
   if (node.kind === "DeleteQueryNode")
     return pinned(field(node, "where"), column, tableNames(list(field(node, "from"), "froms")[0]));
-  if (node.kind !== "InsertQueryNode" || node.replace || node.orAction) return null;
+  // A replace, `insert or …` and MySQL's `on duplicate key` may change (or delete) a row of another key than the
+  // values'. (A merge reads another table, so its node is never read: readsOthers.)
+  if (node.kind !== "InsertQueryNode" || node.replace || node.orAction || node.onDuplicateKey) return null;
   const at = list(node, "columns").findIndex((c) => nameOf(c) === column);
   const rows = field(node, "values");
   if (at < 0 || rows?.kind !== "ValuesNode") return null;
@@ -118,33 +127,98 @@ function keysOf(node: Node, column: string): Keys {
 
 const ANY = "*";
 const WRITES = new Set(["InsertQueryNode", "UpdateQueryNode", "DeleteQueryNode", "MergeQueryNode"]);
+/** What a statement this reading cannot follow may have written: every row of every watched table. */
+const EVERYTHING: readonly WriteOf[] = Object.freeze([{ table: ANY, node: null, deletes: true }]);
+/** `insert or …` actions that never delete a row (any other, `replace` or one unknown here, may). */
+const KEEPING = new Set(["ignore", "abort", "fail", "rollback"]);
 
-/** The writes of a compiled statement: its own and those of its `with` clauses; a raw one's tables from its text. */
-export function writesIn(query: CompiledQuery, rawTables: (text: string) => string[]): WriteOf[] {
-  const root = query.query as unknown as Node;
-  if (root.kind === "RawNode") return rawTables(query.sql).map((table) => ({ table, node: null }));
+/**
+ * Whether a statement's text is one statement: with a `;` before its end it may be several (a raw fragment can put
+ * one even into a built query, and PostgreSQL runs them all when the query has no parameters), and what the others
+ * do is not in the tree. A `;` inside a string or a comment counts too: rare, and it only costs the caches.
+ */
+function oneStatement(text: string): boolean {
+  const at = text.indexOf(";");
+  return at < 0 || text.slice(at + 1).trim() === "";
+}
+
+/**
+ * Whether raw SQL text can only read: a `select` or `values` statement (no function of this schema writes). Any
+ * other (an update however spelled: `update main.x`, quoted, after a comment, `update or replace`, `update only`;
+ * `truncate`, `with … delete`, `replace into`, `merge`, a statement unknown here) may write anything.
+ */
+const readsOnly = (text: string) => /^[\s(]*(?:select|values)\b/i.test(text);
+
+/**
+ * Whether a node holds raw SQL anywhere. Raw text is pasted into the statement as it is, so it can say more than
+ * its place in the tree: `where(sql\`a or b\`)` beside `user_id = ?` compiles to `user_id = ? and a or b`, and a
+ * value ending in `--` comments out the `where` after it. A literal value is not raw (Kysely quotes it).
+ */
+function holdsRaw(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsRaw);
+  if (!isNode(value) || value.kind === "ValueNode" || value.kind === "PrimitiveValueListNode") return false;
+  if (value.kind === "RawNode") return true;
+  for (const name in value) if (name !== "kind" && holdsRaw(value[name])) return true;
+  return false;
+}
+
+/** Whether an insert may replace (delete) the row it collides with: `replace into`, `insert or replace`. */
+function replaces(node: Node): boolean {
+  const action = field(node, "orAction")?.action;
+  return node.replace === true || (action !== undefined && !KEEPING.has(String(action)));
+}
+
+/**
+ * Whether a write reads other tables beside its target (`update … from`, `delete … using`, joins, a merge's source):
+ * then a column in its `where` may be theirs (`update progress as p … from progress where progress.user_id = ?`
+ * writes every row of p).
+ */
+const readsOthers = (node: Node) =>
+  field(node, node.kind === "UpdateQueryNode" ? "from" : "using") !== undefined || list(node, "joins").length > 0;
+
+/**
+ * The one table a write node writes, as its write; null when it cannot be named (a list of tables, a raw target).
+ * Its rows are read from the node (keysOf) unless it holds raw SQL or reads other tables.
+ */
+function writeOf(node: Node): WriteOf | null {
+  const targets =
+    node.kind === "DeleteQueryNode"
+      ? list(field(node, "from"), "froms")
+      : [field(node, node.kind === "UpdateQueryNode" ? "table" : "into")];
+  const table = targets.length === 1 ? tableNames(targets[0])[0] : undefined;
+  if (table === undefined) return null;
+  const readable = !holdsRaw(node) && !readsOthers(node);
+  return {
+    table: table.toLowerCase(),
+    node: readable ? node : null,
+    deletes:
+      node.kind === "DeleteQueryNode" || node.kind === "MergeQueryNode" || (node.kind === "InsertQueryNode" && replaces(node)),
+  };
+}
+
+/**
+ * The writes of a compiled statement: its own and those of its `with` clauses. Whatever the tree does not describe
+ * (raw SQL that may write, a kind of statement unknown here, more than one statement) is every watched table.
+ */
+export function writesIn(query: CompiledQuery): readonly WriteOf[] {
+  const root = query.query as unknown;
+  if (!isNode(root) || !oneStatement(query.sql)) return EVERYTHING;
+  // Raw SQL: its text is all there is, and nothing in it is read but whether it can only read.
+  if (root.kind === "RawNode") return readsOnly(query.sql) ? [] : EVERYTHING;
   const writes: WriteOf[] = [];
-  const visit = (node: Node) => {
+  const visit = (node: Node): boolean => {
+    // A kind of statement this reading does not know (a schema change, a raw `with` clause) may write anything.
+    if (node.kind !== "SelectQueryNode" && !WRITES.has(node.kind)) return false;
     for (const cte of list(field(node, "with"), "expressions")) {
       const inner = field(cte, "expression");
-      if (inner) visit(inner);
+      if (!inner || !visit(inner)) return false;
     }
-    if (!WRITES.has(node.kind)) return;
-    const target =
-      node.kind === "InsertQueryNode"
-        ? field(node, "into")
-        : node.kind === "UpdateQueryNode"
-          ? field(node, "table")
-          : node.kind === "DeleteQueryNode"
-            ? list(field(node, "from"), "froms")[0]
-            : field(node, "into");
-    const table = tableNames(target)[0];
-    // A write whose target cannot be named could be to any table (ANY: every watched one, rows unknown).
-    if (table === undefined) writes.push({ table: ANY, node: null });
-    else writes.push({ table: table.toLowerCase(), node: node.kind === "MergeQueryNode" ? null : node });
+    if (node.kind === "SelectQueryNode") return true;
+    const write = writeOf(node);
+    if (write) writes.push(write);
+    return write !== null;
   };
-  visit(root);
-  return writes;
+  return visit(root) ? writes : EVERYTHING;
 }
 
 /** The first of `columns` whose keys `write` tells; null when none does (or there are none: the table as a whole). */
@@ -171,13 +245,13 @@ export function keysWritten(
   if (write.table === ANY) return Object.keys(watched).map((table) => [table, null]);
   const columns = watched[write.table];
   if (columns) found.push([write.table, keysWrittenTo(write, columns)]);
-  if (write.node && write.node.kind !== "DeleteQueryNode" && write.node.kind !== "MergeQueryNode") return found;
+  if (!write.deletes) return found;
   if (!references) {
     for (const table of Object.keys(watched)) if (table !== write.table) found.push([table, null]);
     return found;
   }
   // Rows deleted here delete (or change) the rows that reference them, and theirs in turn: the first step's by the
-  // deleted keys, any further step's unknown.
+  // deleted keys (a delete's own; keysOf does not tell a replaced or merged row's), any further step's unknown.
   const reached = new Set([write.table]);
   let step: { table: string; keys: (column: string) => Keys }[] = [
     { table: write.table, keys: (to) => (write.node ? keysOf(write.node, to) : null) },
