@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "../../db/database.ts";
 import type { WriteListener } from "../../db/write-watch.ts";
+import type { MessageBus } from "../bus/bus.ts";
 import { InProcessBus } from "../bus/in-process-bus.ts";
 import { type Changed, onTableChanges } from "./table-changes.ts";
 
@@ -50,5 +51,27 @@ describe("onTableChanges", () => {
     expect(here).toEqual([keys, keys, "everything", "everything", "everything", "everything", "everything"]);
     await stopHere();
     await stopThere();
+  });
+
+  it("forgets everything when the bus may have missed signals (a dropped LISTEN connection came back)", async () => {
+    let gap = () => {};
+    const bus: MessageBus = {
+      kind: "postgres",
+      live: true,
+      publish: async () => {},
+      subscribe: async (_channel, _listener, onGap) => {
+        if (onGap) gap = onGap;
+        return async () => {};
+      },
+      close: async () => {},
+    };
+    const seen: unknown[] = [];
+    const stop = await onTableChanges(
+      { database: fakeWrites().database, bus },
+      { channel: "t_changes", tables: { progress: ["user_id"] }, onChange: (c) => seen.push(plain(c)) },
+    );
+    gap();
+    expect(seen).toEqual(["everything"]);
+    await stop();
   });
 });
