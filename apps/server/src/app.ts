@@ -50,6 +50,7 @@ import {
   installInputRules,
   trustProxyOption,
 } from "./plugins/http-edge.ts";
+import { installSecretQueryRefusal, requestSerializer } from "./plugins/secret-queries.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { installBodyTimeout } from "./plugins/timeouts.ts";
 import { installTokenApiBody } from "./plugins/token-api-body.ts";
@@ -67,18 +68,7 @@ export interface BuildOptions {
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? {
-      level: config.logLevel,
-      redact: ["req.headers.authorization", "req.headers.apikey", "req.headers['x-auth-token']"],
-      ...(options.prettyLogs
-        ? {
-            transport: {
-              target: "pino-pretty",
-              options: { translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname", singleLine: true },
-            },
-          }
-        : {}),
-    },
+    logger: loggerOptions(config, options),
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Timeouts of the HTTP edge (README "Limits and timeouts"); a JSON body's own deadline is plugins/timeouts.ts.
@@ -155,6 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   installErrorHandler(app);
   await registerSecurityHeaders(app, config);
   installInputRules(app);
+  installSecretQueryRefusal(app);
   installErrorShapeGuard(app);
   installWriteLimits(app, config.http.rateLimitFactor); // before every route: it reads each route as it is added
   installBodyTimeout(app, config.http.bodyTimeoutMs);
@@ -182,6 +173,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(keepsakeModule);
   await app.register(webRoutes);
   return app;
+}
+
+/**
+ * Pino's options: the level, secrets in headers redacted, request URLs without the query strings of auth routes
+ * (plugins/secret-queries.ts). A caller's own options (a test's stream) keep those two rules.
+ */
+function loggerOptions(config: Config, options: BuildOptions): false | object {
+  if (options.logger === false) return false;
+  return {
+    level: config.logLevel,
+    redact: ["req.headers.authorization", "req.headers.apikey", "req.headers['x-auth-token']"],
+    ...(options.prettyLogs
+      ? {
+          transport: {
+            target: "pino-pretty",
+            options: { translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname", singleLine: true },
+          },
+        }
+      : {}),
+    ...(typeof options.logger === "object" ? options.logger : {}),
+    serializers: { req: requestSerializer },
+  };
 }
 
 /** Request ids for log lines: a random prefix for this process and a counter, cheaper than a UUID per request. */

@@ -44,7 +44,7 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Pr
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: { logger?: object } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "hikaya-test-"));
   const pgDb = await createTestDatabaseUrl();
   const config = loadConfig({
@@ -58,7 +58,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ...(pgDb ? { DATABASE_URL: pgDb.url, STORAGE_DRIVER: "local" } : {}),
     ...env,
   });
-  const app = await buildApp(config, { logger: false });
+  // Silent unless a test reads the log lines (pino options with its own stream).
+  const app = await buildApp(config, { logger: options.logger ?? false });
   await app.ready();
   return {
     app,
