@@ -40,6 +40,7 @@ import { FileEvents } from "./modules/storage/file-events.ts";
 import { storageRoutes } from "./modules/storage/storage.routes.ts";
 import { moveStoryMediaPrivate, startStorageSweep } from "./modules/storage/storage-upkeep.ts";
 import { usersRoutes } from "./modules/users/users.routes.ts";
+import { formPostRoutes } from "./modules/web/form-posts.routes.ts";
 import { webRoutes } from "./modules/web/web.routes.ts";
 import { registerApiDocs } from "./plugins/api-docs.ts";
 import { installErrorHandler } from "./plugins/error-handler.ts";
@@ -171,6 +172,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(reminderRoutes, { prefix: "/api" });
   await app.register(mediaRoutes);
   await app.register(keepsakeModule);
+  await app.register(formPostRoutes); // the public screens' forms posted before (or without) scripts
   await app.register(webRoutes);
   return app;
 }

@@ -18,6 +18,23 @@ const LANGUAGES = ["en", "ar"] as const;
 /** Where the server finds a screen's HTML: `prerendered/<language><path>.html` (modules/web/prerendered.ts). */
 export const prerenderedFile = (language: string, path: string) => `prerendered/${language}${path}.html`;
 
+/**
+ * The strings the server words a script-less form's answer with (modules/web/form-page.ts): the namespaces of the
+ * prerendered forms, so each message is written once, in src/locales.
+ */
+export const formStringsFile = (language: string) => `prerendered/${language}/strings.json`;
+const FORM_NAMESPACES = ["common", "account", "info"] as const;
+
+async function formStrings(root: string, language: string): Promise<Record<string, unknown>> {
+  const entries = await Promise.all(
+    FORM_NAMESPACES.map(async (ns) => [
+      ns,
+      JSON.parse(await readFile(join(root, "src/locales", language, `${ns}.json`), "utf8")),
+    ]),
+  );
+  return Object.fromEntries(entries);
+}
+
 interface Preloads {
   routes: { path: string; files: string[] }[];
 }
@@ -89,6 +106,11 @@ export function prerenderScreens(): Plugin {
         };
         const index = await readFile(join(outDir, "index.html"), "utf8");
         const preloads = JSON.parse(await readFile(join(outDir, "preloads.json"), "utf8")) as Preloads;
+        for (const language of LANGUAGES) {
+          const file = join(outDir, formStringsFile(language));
+          await mkdir(dirname(file), { recursive: true });
+          await writeFile(file, JSON.stringify(await formStrings(root, language)));
+        }
         for (const path of PRERENDERED_SCREENS) {
           const stylesheets = preloads.routes.find((r) => r.path === path)?.files.filter((f) => f.endsWith(".css")) ?? [];
           for (const language of LANGUAGES) {

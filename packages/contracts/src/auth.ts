@@ -99,3 +99,16 @@ export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 /** Newest first; `nextCursor` (null on the last page) is the `cursor` of the next page. */
 export const outboxListSchema = z.object({ messages: z.array(outboxMessageSchema), nextCursor: z.string().nullable() });
 export type OutboxList = z.infer<typeof outboxListSchema>;
+
+/**
+ * POST /api/session-handoff: the session a form posted without scripts signed in to, traded once for the
+ * HttpOnly cookie that sign-in set, with the Remember Me choice that decides where the app keeps it.
+ */
+export const sessionHandoffSchema = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  expires_at: z.number(),
+  user: z.object({ id: z.string(), email: z.string().optional(), phone: z.string().optional() }),
+  remember: z.boolean(),
+});
+export type SessionHandoff = z.infer<typeof sessionHandoffSchema>;

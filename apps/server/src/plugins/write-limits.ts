@@ -13,6 +13,8 @@ import { addRouteOnRequest } from "./route-hooks.ts";
  */
 export const WRITE_LIMITS: Record<string, { perIp: WindowLimit; perAccount?: WindowLimit; maxBodyBytes?: number }> = {
   "POST /api/contactSubmission": { perIp: { limit: 10, windowSeconds: 3600 }, perAccount: { limit: 5, windowSeconds: 3600 } },
+  // The contact form posted without scripts (modules/web/form-posts.routes.ts): the same store, the same rate.
+  "POST /contact": { perIp: { limit: 10, windowSeconds: 3600 } },
   "POST /api/events": { perIp: { limit: 120, windowSeconds: 60 }, perAccount: { limit: 120, windowSeconds: 60 } },
   "POST /api/message/send": {
     perIp: { limit: 60, windowSeconds: 60 },

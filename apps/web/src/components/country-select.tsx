@@ -13,6 +13,11 @@ export interface CountrySelectProps {
   error?: string | null;
   /** Pre-select from the visitor's location when nothing is chosen yet. */
   detect?: boolean;
+  /**
+   * The field's name in a form that posts without scripts (a prerendered screen): a plain <select> in <noscript>
+   * stands in for the dropdown, which needs scripts to open.
+   */
+  name?: string;
 }
 
 /**
@@ -20,7 +25,7 @@ export interface CountrySelectProps {
  * search box. The search box is an ARIA combobox driving a listbox, so it works with the keyboard
  * (arrows, Home/End, Enter, Escape) and announces itself to screen readers.
  */
-export function CountrySelect({ label, value, onChange, error, detect = true }: CountrySelectProps) {
+export function CountrySelect({ label, value, onChange, error, detect = true, name }: CountrySelectProps) {
   const { t } = useTranslation();
   const language = currentLanguage();
   const id = useId();
@@ -144,6 +149,18 @@ export function CountrySelect({ label, value, onChange, error, detect = true }: 
           <path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
         </svg>
       </button>
+      {name && (
+        <noscript>
+          <select name={name} className="input country-select__native" aria-labelledby={labelId} defaultValue="">
+            <option value="">{t("countrySelect.placeholder")}</option>
+            {all.map((country) => (
+              <option key={country.code} value={country.code}>
+                {`${countryName(country, language)} ${country.dialCode}`}
+              </option>
+            ))}
+          </select>
+        </noscript>
+      )}
       {open && (
         <div className="country-select__popup">
           <input

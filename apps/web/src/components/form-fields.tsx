@@ -1,7 +1,35 @@
-import { type InputHTMLAttributes, type ReactNode, useId, useState } from "react";
+import {
+  type ChangeEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type RefObject,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from "react";
 import { useTranslation } from "../lib/i18n.ts";
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className">;
+
+/**
+ * What the box held when React took a prerendered page over: typed before the scripts arrived, or put back by the
+ * server with a page it showed again (a form posted without scripts). React keeps such a value while hydrating but
+ * not past the next render, so it is handed to the form once, as the change it was.
+ */
+export function useValueTypedBeforeScripts<E extends HTMLInputElement | HTMLTextAreaElement>(
+  ref: RefObject<E | null>,
+  value: unknown,
+  onChange: ((event: ChangeEvent<E>) => void) | undefined,
+) {
+  const first = useRef({ value, onChange });
+  useEffect(() => {
+    const box = ref.current;
+    const { value: rendered, onChange: change } = first.current;
+    if (box && change && typeof rendered === "string" && box.value !== rendered)
+      change({ target: box, currentTarget: box } as ChangeEvent<E>);
+  }, [ref]);
+}
 
 /** A labelled input with its error message announced and tied to it (aria-describedby). */
 export function TextField({
@@ -13,12 +41,15 @@ export function TextField({
   ...input
 }: InputProps & { label: ReactNode; error?: string | null; hint?: ReactNode; end?: ReactNode; ltr?: boolean }) {
   const id = useId();
+  const box = useRef<HTMLInputElement>(null);
+  useValueTypedBeforeScripts(box, input.value, input.onChange);
   const described = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <div className={`field__control${end ? " field__control--with-end" : ""}`}>
         <input
+          ref={box}
           id={id}
           className={`input${ltr ? " input--ltr" : ""}`}
           aria-invalid={error ? true : undefined}

@@ -5,8 +5,11 @@
  * Also the pure rules around identities: phone numbers read with a country's dial code (E.164) and
  * usernames mapped to e-mail identities.
  */
-import { normalizeDigits } from "@hikaya/contracts";
+import { looksLikePhone, normalizeDigits, toE164, usernameToEmail } from "@hikaya/contracts";
 import { COUNTRY_ROWS } from "./countries.data.ts";
+
+// The identity rules live in contracts, so the server reads a script-less login form by them too.
+export { looksLikePhone, toE164, usernameToEmail };
 
 export type CountryLanguage = "en" | "ar";
 
@@ -98,41 +101,6 @@ export function searchCountries(list: readonly Country[], query: string): Countr
       c.code.toLowerCase() === q ||
       (/^\d+$/.test(digits) && c.dialCode.slice(1).startsWith(digits)),
   );
-}
-
-/**
- * A phone number as typed, read with the selected country's dial code into E.164: "079 012 3456" with
- * Jordan gives "+962790123456"; a number typed with "+" or "00" keeps its own code. Returns null when
- * there are too few or too many digits to be a phone number.
- */
-export function toE164(input: string, country: Pick<Country, "dialCode"> | undefined): string | null {
-  const trimmed = normalizeDigits(input);
-  if (!/^\+?\d+$/.test(trimmed)) return null;
-  let digits = trimmed.replace(/\D/g, "");
-  let international = trimmed.startsWith("+");
-  if (!international && digits.startsWith("00")) {
-    digits = digits.slice(2);
-    international = true;
-  }
-  if (!international) {
-    if (!country) return null;
-    const dial = country.dialCode.replace(/\D/g, "");
-    // People often type their country code without the plus sign.
-    const national = digits.startsWith(dial) && digits.length > dial.length + 7 ? digits.slice(dial.length) : digits;
-    digits = dial + national.replace(/^0+/, "");
-  }
-  return digits.length >= 8 && digits.length <= 15 ? `+${digits}` : null;
-}
-
-/** Looks like a phone number rather than a username: digits and phone punctuation only. */
-export function looksLikePhone(input: string): boolean {
-  return /^\+?\d{6,}$/.test(normalizeDigits(input));
-}
-
-/** A username without '@' becomes `<username>@<domain>` (spec section 5); e-mail addresses stay as typed. */
-export function usernameToEmail(username: string, domain: string): string {
-  const u = username.trim();
-  return u.includes("@") ? u.toLowerCase() : `${u.toLowerCase()}@${domain}`;
 }
 
 /** The part of an E.164 number after the country's dial code, for forms that send them apart. */

@@ -82,7 +82,7 @@ export function ArabicRegisterPage() {
         </>
       }
     >
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form className="auth-form" method="post" onSubmit={submit} noValidate>
         <CountrySelect
           label={t("fields.country")}
           value={country}

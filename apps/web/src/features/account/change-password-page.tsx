@@ -50,7 +50,7 @@ export function ChangePasswordPage() {
 
   return (
     <AuthScreen title={t("change.title")} heading={t("change.heading")} intro={t("change.intro")} backTo="/">
-      <form className="auth-form" onSubmit={submit} noValidate aria-busy={!signedIn}>
+      <form className="auth-form" method="post" onSubmit={submit} noValidate aria-busy={!signedIn}>
         <PasswordField
           label={t("fields.currentPassword")}
           name="current-password"

@@ -108,7 +108,7 @@ export function EditProfilePage() {
   return (
     <AuthScreen title={t("edit.title")} heading={t("edit.heading")} intro={t("edit.intro")} backTo="/">
       {account.data?.pendingPhone && <PendingPhoneChange pending={account.data.pendingPhone} country={country} />}
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form className="auth-form" method="post" onSubmit={submit} noValidate>
         <CountrySelect
           label={t("fields.country")}
           value={country}

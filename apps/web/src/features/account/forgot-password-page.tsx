@@ -53,9 +53,10 @@ export function ForgotPasswordPage() {
       backTo="/login"
       footer={<Link to="/login">{t("forgot.backToLogin")}</Link>}
     >
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form className="auth-form" method="post" action="/forgot-password" onSubmit={submit} noValidate>
         <CountrySelect
           label={t("fields.country")}
+          name="country"
           value={country}
           onChange={(code) => {
             setCountry(code);

@@ -78,9 +78,10 @@ export function LoginPage() {
         </>
       }
     >
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form className="auth-form" method="post" action="/login" onSubmit={submit} noValidate>
         <CountrySelect
           label={t("fields.country")}
+          name="country"
           value={country}
           onChange={(code) => {
             setCountry(code);
@@ -109,7 +110,7 @@ export function LoginPage() {
         />
         <div className="auth-form__row">
           <label className="checkbox">
-            <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+            <input type="checkbox" name="remember" value="1" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
             <span>{t("login.remember")}</span>
           </label>
           <Link to="/forgot-password">{t("login.forgot")}</Link>

@@ -83,7 +83,7 @@ export function PendingPhoneChange({
   };
 
   return (
-    <form className="auth-form auth-form--notice" onSubmit={verify} noValidate aria-live="polite">
+    <form className="auth-form auth-form--notice" method="post" onSubmit={verify} noValidate aria-live="polite">
       <p className="auth-form__legal">
         {t("phoneChange.pending", { channel: t(`phoneChange.channels.${pending.channel}`) })}{" "}
         <bdi className="ltr">{pending.e164}</bdi>

@@ -77,9 +77,10 @@ export function RegisterPage() {
         </>
       }
     >
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form className="auth-form" method="post" action="/register" onSubmit={submit} noValidate>
         <CountrySelect
           label={t("fields.country")}
+          name="country"
           value={country}
           onChange={(code) => {
             setCountry(code);
@@ -113,7 +114,13 @@ export function RegisterPage() {
           error={errors.password}
         />
         <label className="checkbox">
-          <input type="checkbox" checked={reminders} onChange={(e) => setReminders(e.target.checked)} />
+          <input
+            type="checkbox"
+            name="agreeToReminder"
+            value="1"
+            checked={reminders}
+            onChange={(e) => setReminders(e.target.checked)}
+          />
           <span>{t("register.reminders")}</span>
         </label>
         <p className="auth-form__legal">

@@ -73,7 +73,7 @@ export function ResetPasswordPage() {
 
   return (
     <AuthScreen title={t("reset.title")} heading={t("reset.heading")} intro={t("reset.intro")} backTo="/login">
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form className="auth-form" method="post" onSubmit={submit} noValidate>
         <PasswordField
           label={t("fields.newPassword")}
           name="new-password"

@@ -89,7 +89,7 @@ export function VerifyOtpPage() {
 
   return (
     <AuthScreen title={t("verify.title")} heading={t("verify.heading")} intro={t("verify.intro")} backTo="/forgot-password">
-      <form className="auth-form" onSubmit={submit} noValidate>
+      <form className="auth-form" method="post" onSubmit={submit} noValidate>
         <TextField
           label={t("fields.otp")}
           name="otp"

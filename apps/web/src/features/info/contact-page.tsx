@@ -1,7 +1,7 @@
 import { CONTACT_GENDERS, type ContactSubmissionBody, contactSubmissionBodySchema } from "@hikaya/contracts";
-import { type FormEvent, useId, useRef, useState } from "react";
+import { type ChangeEvent, type FormEvent, useId, useRef, useState } from "react";
 import { CountrySelect } from "../../components/country-select.tsx";
-import { TextField } from "../../components/form-fields.tsx";
+import { TextField, useValueTypedBeforeScripts } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { findCountry } from "../../lib/countries.ts";
@@ -86,13 +86,16 @@ export function ContactPage() {
   };
 
   const messageError = errors.message;
+  const messageBox = useRef<HTMLTextAreaElement>(null);
+  const onMessage = (event: ChangeEvent<HTMLTextAreaElement>) => setMessage(event.target.value);
+  useValueTypedBeforeScripts(messageBox, message, onMessage);
 
   return (
     <main className="screen info-screen">
       <TitleBar title={t("contact.title")} backTo="/" />
       <div className="screen__body">
         <p className="info-screen__intro">{t("contact.intro")}</p>
-        <form className="info-form" onSubmit={submit} noValidate>
+        <form className="info-form" method="post" action="/contact" onSubmit={submit} noValidate>
           <TextField
             label={t("contact.name")}
             name="name"
@@ -120,10 +123,16 @@ export function ContactPage() {
             onChange={(e) => setCity(e.target.value)}
             error={errors.city}
           />
-          <CountrySelect label={t("contact.country")} value={country} onChange={setCountry} />
+          <CountrySelect label={t("contact.country")} name="country" value={country} onChange={setCountry} />
           <div className="field">
             <label htmlFor={`${ids}-gender`}>{t("contact.gender")}</label>
-            <select id={`${ids}-gender`} className="input" value={gender} onChange={(e) => setGender(e.target.value as Gender)}>
+            <select
+              id={`${ids}-gender`}
+              name="gender"
+              className="input"
+              value={gender}
+              onChange={(e) => setGender(e.target.value as Gender)}
+            >
               {CONTACT_GENDERS.map((g) => (
                 <option key={g} value={g}>
                   {t(`contact.genders.${GENDER_KEYS[g]}`)}
@@ -134,13 +143,15 @@ export function ContactPage() {
           <div className="field">
             <label htmlFor={`${ids}-message`}>{t("contact.message")}</label>
             <textarea
+              ref={messageBox}
               id={`${ids}-message`}
+              name="message"
               className="input info-form__message"
               rows={5}
               value={message}
               aria-invalid={messageError ? true : undefined}
               aria-describedby={messageError ? `${ids}-message-error` : undefined}
-              onChange={(e) => setMessage(e.target.value)}
+              onChange={onMessage}
             />
             {messageError && (
               <p className="field__error" id={`${ids}-message-error`}>
