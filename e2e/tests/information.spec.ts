@@ -1,4 +1,4 @@
-import { AccountPages, createPhoneAccount, dismissToasts, expectAccessible } from "../pages/account.ts";
+import { AccountPages, adminToken, createPhoneAccount, dismissToasts, expectAccessible, unique } from "../pages/account.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 // The screens anyone can open without an account: contact, the documents, the characters, maintenance.
@@ -100,6 +100,55 @@ test.describe("information screens", () => {
     await p.expectToast(t.success);
     expect(body).toMatchObject({ name: "Sara", message: "Hello from the tests", city: "Amman", gender: "Not specified" });
     await expect(page.getByLabel(t.message, { exact: true })).toHaveValue("");
+  });
+
+  test("contact: a form sent again after its answer was lost is stored once; the next form is a new one", async ({
+    page,
+    lang,
+    request,
+  }) => {
+    const p = new AccountPages(page, lang);
+    const t = p.t.info.contact;
+    const name = unique("Lost answer ");
+    const keys: unknown[] = [];
+    let answers = 0;
+    // The first send reaches the server, which stores it, but its answer is lost with the connection.
+    await page.route("**/api/contactSubmission", async (route) => {
+      keys.push(route.request().postDataJSON().idempotencyKey);
+      if (answers++ > 0) return route.continue();
+      await route.fetch();
+      return route.abort("connectionreset");
+    });
+    await page.goto("/contact");
+    await page.getByLabel(t.name, { exact: true }).fill(name);
+    await page.getByLabel(t.message, { exact: true }).fill("Sent twice, stored once");
+    await p.button(t.submit).click();
+    await p.expectToast(t.failed.replace("{{message}}", p.t.common.errors.network));
+    await dismissToasts(page);
+    await p.button(t.submit).click();
+    await p.expectToast(t.success);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys[1]).toBe(keys[0]);
+
+    const stored = async () => {
+      const list = await request.get(`/api/admin/contact-submissions?q=${encodeURIComponent(name)}`, {
+        headers: { authorization: `Bearer ${await adminToken(request)}` },
+      });
+      expect(list.status()).toBe(200);
+      return ((await list.json()) as { items: unknown[] }).items.length;
+    };
+    expect(await stored()).toBe(1);
+
+    // After a success the same words again are a new message, with a new key.
+    await dismissToasts(page);
+    await page.getByLabel(t.name, { exact: true }).fill(name);
+    await page.getByLabel(t.message, { exact: true }).fill("Sent twice, stored once");
+    await p.button(t.submit).click();
+    await p.expectToast(t.success);
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(await stored()).toBe(2);
   });
 
   for (const [path, name, key] of [
