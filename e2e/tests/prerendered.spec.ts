@@ -90,3 +90,23 @@ test("a login value that arrives with only a change event (autofill) is kept and
   await expect(page.getByText(t.validation.passwordRequired)).toHaveCount(0);
   await expect(username).toHaveValue("autofilled_person");
 });
+
+test("the login's rules (the schema library) come when the person starts on the form, not with the page", async ({
+  page,
+  lang,
+}) => {
+  const t = TEXT[lang].account;
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto("/login", { waitUntil: "networkidle" });
+  await expect
+    .poll(() => page.evaluate(() => Object.keys(document.getElementById("root") ?? {}).some((k) => k.startsWith("__react"))))
+    .toBe(true);
+  const withThePage = [...scripts];
+  const arriving = page.waitForRequest((r) => r.resourceType() === "script" && !withThePage.includes(new URL(r.url()).pathname));
+  await page.getByLabel(t.fields.usernameOrPhone, { exact: true }).focus();
+  // Something the page had not loaded arrives now: the schemas the form checks its fields with.
+  expect(withThePage).not.toContain(new URL((await arriving).url()).pathname);
+});

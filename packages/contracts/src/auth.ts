@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LANGUAGES } from "./constants.ts";
-import { normalizeDigits } from "./digits.ts";
+import { isValidUsername, looksLikePhone, normalizeDigits } from "./digits.ts";
 
 /**
  * The phone-number account API (spec section 7) under /api. `country` is a dial code ("+962") or an
@@ -22,6 +22,32 @@ export const phoneSignUpRequestSchema = z.object({
   language,
 });
 export type PhoneSignUpRequest = z.input<typeof phoneSignUpRequestSchema>;
+
+/**
+ * The login screen's form (the app signs in through /auth/v1; without scripts it posts to POST /login): a username
+ * (→ `<username>@<domain>`), an e-mail or a phone number, read with the chosen country, which a phone number needs.
+ * A password box only checks it is not empty (its strength is the auth server's rule).
+ */
+export const loginFormSchema = z
+  .object({ country: z.string().trim().max(8).optional(), username: z.string().trim().min(1).max(320), password })
+  .refine((form) => !looksLikePhone(form.username) || Boolean(form.country), {
+    path: ["country"],
+    message: "Select country",
+  });
+export type LoginForm = z.input<typeof loginFormSchema>;
+
+/** The English register form (the app: /auth/v1/signup then POST /api/users; without scripts: POST /register). */
+export const usernameRegisterFormSchema = z.object({
+  country,
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(320)
+    .refine(isValidUsername, "Username may use letters, digits, dots and dashes (3 to 30 characters)"),
+  password,
+});
+export type UsernameRegisterForm = z.input<typeof usernameRegisterFormSchema>;
 
 export const accountUserSchema = z.object({
   id: z.string(),

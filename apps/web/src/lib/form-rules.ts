@@ -18,6 +18,23 @@ interface SchemaIssue {
   maximum?: unknown;
 }
 
+/**
+ * A request schema a first-visit screen (login, register) loads only once the person starts on its form: zod and the
+ * schemas are about 23 KB gzipped, which would otherwise ride with the screen's first download (bench/web.ts keeps
+ * /login's under its budget). The form asks for it on focus and waits for it on submit; later calls share one load.
+ */
+export function schemaOnDemand<S extends RequestSchema>(load: () => Promise<S>): () => Promise<S> {
+  let loading: Promise<S> | undefined;
+  return () => {
+    loading ??= load();
+    // A failed load (offline) is tried again at the next call rather than remembered.
+    loading.catch(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
+}
+
 /** What is wrong with one field, in words a screen turns into its own message. */
 export type FieldProblem = { reason: "required" } | { reason: "tooLong"; limit: number } | { reason: "invalid" };
 

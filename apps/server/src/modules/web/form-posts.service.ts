@@ -1,10 +1,11 @@
 import {
   contactSubmissionBodySchema,
-  isValidUsername,
   type Language,
+  loginFormSchema,
   looksLikePhone,
   sendOtpRequestSchema,
   toE164,
+  usernameRegisterFormSchema,
   usernameToEmail,
 } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
@@ -37,13 +38,27 @@ function requireFields(form: FormFields, rules: [field: string, text: string, mi
   return form;
 }
 
+/** Each refused field of a form and the first reason (zod's issue code), by the form's own schema. */
+function schemaIssues(result: { success: boolean; error?: { issues: readonly { path: PropertyKey[]; code: string }[] } }) {
+  const issues = new Map<string, string>();
+  for (const issue of result.error?.issues ?? []) {
+    const field = String(issue.path[0] ?? "");
+    if (!issues.has(field)) issues.set(field, issue.code);
+  }
+  return issues;
+}
+
 /** Login: a username (→ `<username>@<domain>`), an e-mail, or a phone read with the chosen country's dial code. */
 export async function signInByForm(deps: AppDeps, form: FormFields, meta: RequestMeta) {
   const username = present(form.username);
   const isPhone = looksLikePhone(username);
+  // The screen's own schema; a password only has to be there.
+  const issues = schemaIssues(
+    loginFormSchema.safeParse({ country: form.country || undefined, username, password: form.password }),
+  );
   requireFields(form, [
-    ["country", "account:validation.selectCountry", isPhone && !form.country],
-    ["username", "account:validation.usernameRequired", !username],
+    ["country", "account:validation.selectCountry", issues.has("country")],
+    ["username", "account:validation.usernameRequired", issues.has("username")],
     ["password", "account:validation.passwordRequired", !form.password],
   ]);
   const identity = isPhone
@@ -56,10 +71,13 @@ export async function signInByForm(deps: AppDeps, form: FormFields, meta: Reques
 /** Register (English): the account as the app makes it, then its profile (country, name, reminders, language). */
 export async function registerByForm(deps: AppDeps, form: FormFields, language: Language, meta: RequestMeta) {
   const username = present(form.username);
+  const issues = schemaIssues(
+    usernameRegisterFormSchema.safeParse({ country: form.country ?? "", username, password: form.password ?? "" }),
+  );
   requireFields(form, [
-    ["country", "account:validation.selectCountry", !form.country],
-    ["username", "account:validation.usernameRequired", !username],
-    ["username", "account:validation.usernameRule", !isValidUsername(username)],
+    ["country", "account:validation.selectCountry", issues.has("country")],
+    ["username", "account:validation.usernameRequired", issues.get("username") === "too_small"],
+    ["username", "account:validation.usernameRule", issues.has("username")],
     ["password", "account:validation.passwordRequired", !form.password],
   ]);
   const email = usernameToEmail(username, deps.config.usernameEmailDomain);

@@ -1,7 +1,5 @@
 import { phoneSignUpRequestSchema } from "@hikaya/contracts";
 import { type FormEvent, useState } from "react";
-import { CountrySelect } from "../../components/country-select.tsx";
-import { PasswordField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { track } from "../../lib/analytics.ts";
 import { ApiError } from "../../lib/api-client.ts";
@@ -11,9 +9,9 @@ import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { currentLanguage, useArabicFirst, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
+import { AccountFields } from "./account-fields.tsx";
 import { phoneSignUp } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
-import { PhoneField } from "./phone-field.tsx";
 
 /**
  * Arabic register: phone-number sign-up (POST /api/sign-up), right-to-left. It opens in Arabic unless
@@ -83,23 +81,11 @@ export function ArabicRegisterPage() {
       }
     >
       <form className="auth-form" method="post" onSubmit={submit} noValidate>
-        <CountrySelect
-          label={t("fields.country")}
-          value={country}
-          onChange={(code) => {
-            setCountry(code);
-            setErrors((e) => ({ ...e, country: null }));
-          }}
-          error={errors.country}
-        />
-        <PhoneField country={country} value={phone} onChange={setPhone} error={errors.phone} />
-        <PasswordField
-          label={t("fields.password")}
-          name="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
+        <AccountFields
+          country={[country, setCountry]}
+          phone={[phone, setPhone]}
+          password={{ value: password, onChange: setPassword, autoComplete: "new-password" }}
+          errors={[errors, setErrors]}
         />
         <label className="checkbox">
           <input type="checkbox" checked={reminders} onChange={(e) => setReminders(e.target.checked)} />

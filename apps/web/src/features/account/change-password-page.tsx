@@ -1,9 +1,11 @@
+import { changePasswordRequestSchema } from "@hikaya/contracts";
 import { type FormEvent, useState } from "react";
 import { PasswordField } from "../../components/form-fields.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
+import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
@@ -13,6 +15,7 @@ import { AuthScreen, firstError } from "./auth-screen.tsx";
 /** Change password: current and new (POST /api/change-password), for a signed-in person. */
 export function ChangePasswordPage() {
   const { t } = useTranslation("account");
+  const problemText = useProblemText();
   const navigate = useNavigate();
   const signedIn = useRequireUser();
   const [current, setCurrent] = useState("");
@@ -22,9 +25,15 @@ export function ChangePasswordPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The request's own schema (packages/contracts): filled, and within the limit POST /api/change-password keeps.
+    const problems = fieldProblems(changePasswordRequestSchema, { oldPassword: current, newPassword: next });
     const found = {
-      current: current ? null : t("validation.passwordRequired"),
-      next: next ? null : t("validation.newPasswordRequired"),
+      current: current
+        ? problemText(problems.oldPassword, t("fields.currentPassword"), t("validation.passwordRequired"))
+        : t("validation.passwordRequired"),
+      next: next
+        ? problemText(problems.newPassword, t("fields.newPassword"), t("validation.newPasswordRequired"))
+        : t("validation.newPasswordRequired"),
     };
     setErrors(found);
     const first = firstError(found);

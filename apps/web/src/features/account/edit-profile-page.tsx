@@ -1,4 +1,4 @@
-import type { MessageChannel } from "@hikaya/contracts";
+import { changePasswordRequestSchema, type MessageChannel, phoneChangeRequestSchema } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { CountrySelect } from "../../components/country-select.tsx";
@@ -9,6 +9,7 @@ import { accountQuery, useAccount } from "../../lib/account.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { findCountryByCode } from "../../lib/countries.ts";
 import { errorText, fieldError } from "../../lib/errors.ts";
+import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
@@ -30,6 +31,7 @@ type Errors = Partial<Record<"country" | "phone" | "current" | "next", string | 
  */
 export function EditProfilePage() {
   const { t } = useTranslation("account");
+  const problemText = useProblemText();
   useRequireUser();
   const account = useAccount();
   const client = useQueryClient();
@@ -57,13 +59,27 @@ export function EditProfilePage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The requests' own schemas (packages/contracts): a new number with its country, a password change with both
+    // boxes filled (a pair the screen asks for together), each within the limits the server keeps.
+    const number = phone.trim()
+      ? fieldProblems(phoneChangeRequestSchema, { country: country ?? "", phoneNumber: phone, channel })
+      : {};
+    const passwords =
+      current || next ? fieldProblems(changePasswordRequestSchema, { oldPassword: current, newPassword: next }) : {};
     const found: Errors = {
-      country: phone.trim() && !country ? t("validation.selectCountry") : null,
-      current: next && !current ? t("validation.currentPasswordRequired") : null,
-      next: current && !next ? t("validation.newPasswordRequired") : null,
+      country: number.country ? t("validation.selectCountry") : null,
+      phone: problemText(number.phoneNumber, t("fields.phone"), t("validation.phoneRequired")),
+      current:
+        next && !current
+          ? t("validation.currentPasswordRequired")
+          : problemText(passwords.oldPassword, t("fields.currentPassword"), t("validation.currentPasswordRequired")),
+      next:
+        current && !next
+          ? t("validation.newPasswordRequired")
+          : problemText(passwords.newPassword, t("fields.newPassword"), t("validation.newPasswordRequired")),
     };
     setErrors(found);
-    const first = found.country ?? found.current ?? found.next;
+    const first = found.country ?? found.phone ?? found.current ?? found.next;
     if (first) {
       toast.error(first, { toastId: `edit-${first}` });
       return;

@@ -1,18 +1,20 @@
+import { sendOtpRequestSchema } from "@hikaya/contracts";
 import { type FormEvent, useState } from "react";
-import { CountrySelect } from "../../components/country-select.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
+import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
+import { AccountFields } from "./account-fields.tsx";
 import { sendOtp } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
-import { PhoneField } from "./phone-field.tsx";
 import { readResetFlow, writeResetFlow } from "./reset-flow.ts";
 
 /** Forgot password: country and phone number, Send OTP, then /send-otp/{user-id}. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation("account");
+  const problemText = useProblemText();
   const navigate = useNavigate();
   const [country, setCountry] = useState<string | null>(() => readResetFlow().country ?? null);
   const [phone, setPhone] = useState(() => readResetFlow().phoneNumber ?? "");
@@ -21,9 +23,11 @@ export function ForgotPasswordPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The request's own schema (packages/contracts), the one POST /api/send-otp parses.
+    const problems = fieldProblems(sendOtpRequestSchema, { country: country ?? "", phoneNumber: phone });
     const next = {
-      country: country ? null : t("validation.selectCountry"),
-      phone: phone.trim() ? null : t("validation.phoneRequired"),
+      country: problemText(problems.country, t("fields.country"), t("validation.selectCountry")),
+      phone: problemText(problems.phoneNumber, t("fields.phone"), t("validation.phoneRequired")),
     };
     setErrors(next);
     const first = firstError(next);
@@ -54,17 +58,7 @@ export function ForgotPasswordPage() {
       footer={<Link to="/login">{t("forgot.backToLogin")}</Link>}
     >
       <form className="auth-form" method="post" action="/forgot-password" onSubmit={submit} noValidate>
-        <CountrySelect
-          label={t("fields.country")}
-          name="country"
-          value={country}
-          onChange={(code) => {
-            setCountry(code);
-            setErrors((e) => ({ ...e, country: null }));
-          }}
-          error={errors.country}
-        />
-        <PhoneField country={country} value={phone} onChange={setPhone} error={errors.phone} />
+        <AccountFields country={[country, setCountry]} phone={[phone, setPhone]} errors={[errors, setErrors]} />
         <SubmitButton busy={busy} className="button--block">
           {t("forgot.submit")}
         </SubmitButton>

@@ -1,16 +1,18 @@
 import { type FormEvent, useState } from "react";
-import { CountrySelect } from "../../components/country-select.tsx";
-import { PasswordField, TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { loadSettings, loginIdentifier, signInWithPassword, useRememberPreference } from "../../lib/auth.ts";
 import { findCountry, looksLikePhone } from "../../lib/countries.ts";
 import { errorText, retryAfterOf, waitText } from "../../lib/errors.ts";
+import { fieldProblems, schemaOnDemand, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { takeReturnPath } from "../../lib/return-path.ts";
 import { Link, useNavigate } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { useSecondsLeft } from "../../lib/use-countdown.ts";
+import { AccountFields } from "./account-fields.tsx";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
+
+const loginSchema = schemaOnDemand(() => import("./account-schemas.ts").then((m) => m.loginFormSchema));
 
 /**
  * Login with a username or a phone number (read with the selected country's dial code), Remember Me
@@ -19,6 +21,7 @@ import { AuthScreen, firstError } from "./auth-screen.tsx";
 export function LoginPage() {
   const { t } = useTranslation("account");
   const { t: tc } = useTranslation("common");
+  const problemText = useProblemText();
   const navigate = useNavigate();
   const [country, setCountry] = useState<string | null>(null);
   const [username, setUsername] = useState("");
@@ -33,11 +36,17 @@ export function LoginPage() {
   const lockedFor = useSecondsLeft(lockedUntil);
   const isPhone = looksLikePhone(username);
 
+  // The form's rules load once the person starts on it, not with the page (lib/form-rules.ts schemaOnDemand).
+  const prepare = () => void loginSchema().catch(() => undefined);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The form's own schema (packages/contracts), which the server reads a script-less post with too.
+    const schema = await loginSchema().catch((error: unknown) => void toast.error(errorText(error)));
+    if (!schema) return; // offline before the form's rules arrived: said, and nothing sent
+    const problems = fieldProblems(schema, { country: country ?? undefined, username, password });
     const next = {
-      country: isPhone && !country ? t("validation.selectCountry") : null,
-      username: username.trim() ? null : t("validation.usernameRequired"),
+      country: problems.country ? t("validation.selectCountry") : null,
+      username: problemText(problems.username, t("fields.usernameOrPhone"), t("validation.usernameRequired")),
       password: password ? null : t("validation.passwordRequired"),
     };
     setErrors(next);
@@ -78,35 +87,12 @@ export function LoginPage() {
         </>
       }
     >
-      <form className="auth-form" method="post" action="/login" onSubmit={submit} noValidate>
-        <CountrySelect
-          label={t("fields.country")}
-          name="country"
-          value={country}
-          onChange={(code) => {
-            setCountry(code);
-            setErrors((e) => ({ ...e, country: null }));
-          }}
-          error={errors.country}
-        />
-        <TextField
-          label={t("fields.usernameOrPhone")}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={username}
-          onChange={(e) => setUsername(e.target.value)}
-          error={errors.username}
-          ltr={isPhone}
-        />
-        <PasswordField
-          label={t("fields.password")}
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          error={errors.password}
+      <form className="auth-form" method="post" action="/login" onSubmit={submit} onFocus={prepare} noValidate>
+        <AccountFields
+          country={[country, setCountry]}
+          username={{ label: t("fields.usernameOrPhone"), value: username, onChange: setUsername, ltr: isPhone }}
+          password={{ value: password, onChange: setPassword, autoComplete: "current-password" }}
+          errors={[errors, setErrors]}
         />
         <div className="auth-form__row">
           <label className="checkbox">

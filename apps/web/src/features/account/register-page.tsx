@@ -1,21 +1,23 @@
-import { isValidUsername } from "@hikaya/contracts";
 import { type FormEvent, useState } from "react";
-import { CountrySelect } from "../../components/country-select.tsx";
-import { PasswordField, TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { track } from "../../lib/analytics.ts";
 import { signUpWithUsername } from "../../lib/auth.ts";
 import { errorText } from "../../lib/errors.ts";
+import { fieldProblems, schemaOnDemand, useProblemText } from "../../lib/form-rules.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { takeReturnPath } from "../../lib/return-path.ts";
 import { Link, useNavigate, useSearchParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
+import { AccountFields } from "./account-fields.tsx";
 import { createUser } from "./api/account-api.ts";
 import { AuthScreen, firstError } from "./auth-screen.tsx";
+
+const registerSchema = schemaOnDemand(() => import("./account-schemas.ts").then((m) => m.usernameRegisterFormSchema));
 
 /** Register (English): country, username, password, reminders (default on), terms and privacy links. */
 export function RegisterPage() {
   const { t } = useTranslation("account");
+  const problemText = useProblemText();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const fromLandingPage = params.get("fromLandingPage") === "1";
@@ -26,15 +28,20 @@ export function RegisterPage() {
   const [errors, setErrors] = useState<Record<string, string | null>>({});
   const [busy, setBusy] = useState(false);
 
+  // The form's rules load once the person starts on it, not with the page (lib/form-rules.ts schemaOnDemand).
+  const prepare = () => void registerSchema().catch(() => undefined);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The form's own schema (packages/contracts), which the server reads a script-less post with too.
+    const schema = await registerSchema().catch((error: unknown) => void toast.error(errorText(error)));
+    if (!schema) return; // offline before the form's rules arrived: said, and nothing sent
+    const problems = fieldProblems(schema, { country: country ?? "", username, password });
     const next = {
-      country: country ? null : t("validation.selectCountry"),
-      username: !username.trim()
-        ? t("validation.usernameRequired")
-        : isValidUsername(username)
-          ? null
-          : t("validation.usernameRule"),
+      country: problemText(problems.country, t("fields.country"), t("validation.selectCountry")),
+      username:
+        problems.username?.reason === "invalid"
+          ? t("validation.usernameRule")
+          : problemText(problems.username, t("fields.username"), t("validation.usernameRequired")),
       password: password ? null : t("validation.passwordRequired"),
     };
     setErrors(next);
@@ -77,41 +84,12 @@ export function RegisterPage() {
         </>
       }
     >
-      <form className="auth-form" method="post" action="/register" onSubmit={submit} noValidate>
-        <CountrySelect
-          label={t("fields.country")}
-          name="country"
-          value={country}
-          onChange={(code) => {
-            setCountry(code);
-            setErrors((e) => ({ ...e, country: null }));
-          }}
-          error={errors.country}
-        />
-        <TextField
-          label={t("fields.username")}
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={username}
-          onChange={(e) => {
-            setUsername(e.target.value);
-            setErrors((prev) => ({ ...prev, username: null }));
-          }}
-          hint={t("register.usernameRule")}
-          error={errors.username}
-        />
-        <PasswordField
-          label={t("fields.password")}
-          name="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-            setErrors((prev) => ({ ...prev, password: null }));
-          }}
-          error={errors.password}
+      <form className="auth-form" method="post" action="/register" onSubmit={submit} onFocus={prepare} noValidate>
+        <AccountFields
+          country={[country, setCountry]}
+          username={{ label: t("fields.username"), value: username, onChange: setUsername, hint: t("register.usernameRule") }}
+          password={{ value: password, onChange: setPassword, autoComplete: "new-password" }}
+          errors={[errors, setErrors]}
         />
         <label className="checkbox">
           <input

@@ -1,8 +1,9 @@
-import { normalizeDigits } from "@hikaya/contracts";
+import { normalizeDigits, resetPasswordRequestSchema } from "@hikaya/contracts";
 import { type FormEvent, useEffect, useState } from "react";
 import { PasswordField, TextField } from "../../components/form-fields.tsx";
 import { SubmitButton } from "../../components/submit-button.tsx";
 import { errorText } from "../../lib/errors.ts";
+import { fieldProblems, useProblemText } from "../../lib/form-rules.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate } from "../../lib/router.tsx";
 import { userSession } from "../../lib/session.ts";
@@ -18,6 +19,7 @@ import { clearResetFlow, readResetFlow, writeResetFlow } from "./reset-flow.ts";
  */
 export function ResetPasswordPage() {
   const { t } = useTranslation("account");
+  const problemText = useProblemText();
   const navigate = useNavigate();
   const [flow, setFlow] = useState(readResetFlow);
   const [password, setPassword] = useState("");
@@ -34,9 +36,18 @@ export function ResetPasswordPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    // The request's own schema (packages/contracts): a password box checks only that it is filled and not over the
+    // limit POST /api/reset-password keeps; its strength is the auth server's rule.
+    const problems = fieldProblems(resetPasswordRequestSchema, { password, confirmPassword: confirm, token: flow.token });
     const next = {
-      password: password ? null : t("validation.passwordRequired"),
-      confirm: !confirm ? t("validation.confirmRequired") : confirm !== password ? t("validation.mismatch") : null,
+      password: password
+        ? problemText(problems.password, t("fields.newPassword"), t("validation.passwordRequired"))
+        : t("validation.passwordRequired"),
+      confirm: !confirm
+        ? t("validation.confirmRequired")
+        : confirm !== password
+          ? t("validation.mismatch")
+          : problemText(problems.confirmPassword, t("fields.confirmPassword"), t("validation.confirmRequired")),
     };
     setErrors(next);
     const first = firstError(next);
