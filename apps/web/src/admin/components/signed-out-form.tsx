@@ -26,7 +26,7 @@ export function SignedOutForm({
 }) {
   return (
     <main className="admin-center">
-      <form className="admin-card admin-card--narrow admin-form" onSubmit={onSubmit} noValidate>
+      <form className="admin-card admin-card--narrow admin-form" method="post" onSubmit={onSubmit} noValidate>
         <div className="admin-center__top">
           <span className="admin-nav__logo" aria-hidden="true">
             ح
