@@ -100,7 +100,9 @@ const FILES = {
   "storage/storage-upkeep.ts": "job",
   "storage/stored-sources.ts": "service",
   "storage/story-media.ts": "service",
+  "web/form-page.ts": "http",
   "web/route-preloads.ts": "http",
+  "web/session-handoff.ts": "http",
   "web/web-files.ts": "cache",
 };
 

@@ -165,6 +165,8 @@ export async function formPostRoutes(fastify: FastifyInstance) {
   app.post(
     HANDOFF_PATH,
     {
+      // Whoever holds the HttpOnly cookie a sign-in on this origin set: the cookie is the proof, not a token.
+      config: { access: "public" },
       schema: {
         tags: ["auth"],
         summary: "Trade the cookie a script-less sign-in set for its session (once; the refresh token rotates)",
