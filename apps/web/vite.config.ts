@@ -6,6 +6,7 @@ import { precompress } from "./build/precompress.ts";
 import { prerenderScreens } from "./build/prerender.ts";
 import { routePreloads } from "./build/route-preloads.ts";
 import { runtimeCaching } from "./build/runtime-caching.ts";
+import { scriptsWaitingNote } from "./build/scripts-waiting.ts";
 
 const server = process.env.HIKAYA_SERVER ?? "http://localhost:8080";
 
@@ -48,6 +49,7 @@ const common = {
 export default defineConfig({
   plugins: [
     react(),
+    scriptsWaitingNote(),
     VitePWA({
       strategies: "generateSW",
       registerType: "autoUpdate",

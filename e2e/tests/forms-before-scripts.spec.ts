@@ -107,6 +107,9 @@ test("with JavaScript off, register and log in post the form: signed in, or told
     await shoot(page, lang, "forms-no-js-register");
     await page.getByRole("button", { name: t.account.register.submit }).click();
     await page.waitForURL((url) => url.pathname === "/" && url.hash === "#signed-in");
+    // The app's own screens need scripts: without them, after a few seconds, the page says so in the person's language.
+    await expect(page.getByText(t.common.scriptsWaiting)).toBeVisible();
+    await shoot(page, lang, "forms-no-js-signed-in");
     const handoff = (await context.cookies()).find((c) => c.name === "hikaya-handoff");
     expect(handoff).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/api/session-handoff" });
 

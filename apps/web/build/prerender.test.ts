@@ -10,7 +10,7 @@ const index = `<!doctype html>
     <link rel="stylesheet" crossorigin href="/assets/index-1.css">
   </head>
   <body>
-    <div id="root"></div>
+    <div id="root"><p class="scripts-waiting" role="status"><span lang="en" dir="ltr">Hikaya is still loading.</span></p></div>
   </body>
 </html>`;
 
@@ -21,6 +21,10 @@ describe("a prerendered page", () => {
     expect(page).toContain('<html lang="en" dir="ltr">');
     expect(page).toContain('<div id="root" data-prerendered="en"><main><h1>Log in</h1></main></div>');
     expect(pageHtml(index, "", "ar", [], "حكاية")).toContain('<html lang="ar" dir="rtl">');
+  });
+
+  it("puts the screen in place of the note for missing scripts: the prerendered screen works without them", () => {
+    expect(page).not.toContain("scripts-waiting");
   });
 
   it("names the screen in its title before any script runs, as the app names it after", () => {

@@ -71,7 +71,7 @@ export function pageHtml(index: string, screen: string, language: string, styles
     .replace(/<html lang="[^"]*" dir="[^"]*">/, `<html lang="${language}" dir="${dir}">`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${screenTitle(screen, product)}</title>`)
     .replace("</head>", `  ${links}\n  </head>`)
-    .replace('<div id="root"></div>', `<div id="root" data-prerendered="${language}">${screen}</div>`);
+    .replace(/<div id="root">[\s\S]*?<\/div>/, () => `<div id="root" data-prerendered="${language}">${screen}</div>`);
 }
 
 /**
