@@ -42,6 +42,13 @@ export const mediaStreamSchema = z.object({
   hls: z.string().nullable(),
   poster: z.string().nullable(),
   durationSeconds: z.number().nullable(),
+  /** The audio-only variant's playlist (issue 38: "Audio only"), or null (no sound, processed before it). */
+  audioOnly: z.string().nullable().optional(),
+  /** Bytes a person fetches in each mode (issue 38: the card shows the chosen one), or null when not known. */
+  sizes: z
+    .object({ best: z.number().int(), saveData: z.number().int(), audioOnly: z.number().int().nullable() })
+    .nullable()
+    .optional(),
   /** WebVTT captions per language (WCAG 1.2.2), each under the video's own access rule; present or not, any time. */
   captions: z.array(z.object({ lang: z.enum(LANGUAGES), url: z.string() })).optional(),
 });

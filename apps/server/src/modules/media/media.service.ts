@@ -12,7 +12,7 @@ import { captionsOf } from "./captions.ts";
 import { VOICE_FILE, voiceCopyKey } from "./enqueue.ts";
 import { loadBinaries, MediaJobFailure, probe } from "./ffmpeg.ts";
 import { deleteJobs, findJobs, type MediaJobRow } from "./media.repository.ts";
-import { checkInput, filesUnder, normaliseVoice, transcodeVideo } from "./transcode.ts";
+import { AUDIO_ONLY, checkInput, filesUnder, type ModeSizes, normaliseVoice, transcodeVideo } from "./transcode.ts";
 
 /** What a finished job recorded: keys in the source's bucket. */
 export interface MediaOutputs {
@@ -20,6 +20,10 @@ export interface MediaOutputs {
   poster?: string;
   audio?: string;
   renditions?: number[];
+  /** The audio-only variant's playlist (a video with sound, processed since issue 38). */
+  audioOnly?: string;
+  /** Bytes each viewing mode costs (issue 38). */
+  sizes?: ModeSizes;
   durationSeconds: number;
 }
 
@@ -84,8 +88,14 @@ export async function processJob(
     const prefix = derivedPrefix(job.object_key);
     const outputs: MediaOutputs = { durationSeconds: Math.round(info.durationSeconds * 1000) / 1000 };
     if (job.kind === "video" && info.video) {
-      const { renditions } = await transcodeVideo(bins, input, out, { ...info, video: info.video }, options);
-      Object.assign(outputs, { hls: `${prefix}hls/master.m3u8`, poster: `${prefix}poster.jpg`, renditions });
+      const made = await transcodeVideo(bins, input, out, { ...info, video: info.video }, options);
+      Object.assign(outputs, {
+        hls: `${prefix}hls/master.m3u8`,
+        poster: `${prefix}poster.jpg`,
+        renditions: made.renditions,
+        sizes: made.sizes,
+        ...(made.audioOnly ? { audioOnly: `${prefix}hls/${AUDIO_ONLY.name}/index.m3u8` } : {}),
+      });
     } else {
       await mkdir(out);
       await normaliseVoice(bins, input, join(out, VOICE_FILE), info, options);
@@ -133,7 +143,13 @@ export async function statesOf(deps: Pick<AppDeps, "db">, paths: string[]): Prom
   });
 }
 
-export const NO_STREAM: MediaStream = { hls: null, poster: null, durationSeconds: null };
+export const NO_STREAM: MediaStream = {
+  hls: null,
+  poster: null,
+  durationSeconds: null,
+  audioOnly: null,
+  sizes: null,
+};
 
 /**
  * The HLS version of a video a player was given, once ready. A story's private video comes as its signed link,
@@ -166,6 +182,9 @@ export async function streamOf(
     hls: `${base}${outputs.hls}`,
     poster: outputs.poster ? `${base}${outputs.poster}` : null,
     durationSeconds: outputs.durationSeconds,
+    // Streams processed before issue 38 have neither: their players offer best quality only.
+    audioOnly: outputs.audioOnly ? `${base}${outputs.audioOnly}` : null,
+    sizes: outputs.sizes ?? null,
     captions,
   };
 }

@@ -143,9 +143,16 @@ describe("an uploaded story video", { timeout: 60_000 }, () => {
     const master = await get(stream.hls as string);
     expect(master.statusCode).toBe(200);
     expect(master.headers["content-type"]).toContain("application/vnd.apple.mpegurl");
-    // 640x360 source: 240p and 360p, never scaled up to 480p or 720p.
-    expect(master.body.match(/^\d+p\/index\.m3u8$/gm)).toEqual(["240p/index.m3u8", "360p/index.m3u8"]);
+    // 640x360 source: 180p to 360p, never scaled up to 480p or 720p, and the sound alone last (issue 38).
+    expect(master.body.match(/^\w+\/index\.m3u8$/gm)).toEqual([
+      "180p/index.m3u8",
+      "240p/index.m3u8",
+      "360p/index.m3u8",
+      "audio/index.m3u8",
+    ]);
+    expect(master.body).toContain("RESOLUTION=320x180");
     expect(master.body).toContain("RESOLUTION=640x360");
+    expect(master.body).toMatch(/BANDWIDTH=\d+,CODECS="mp4a\.40\.2"\naudio\/index\.m3u8/);
 
     const base = (stream.hls as string).replace(/master\.m3u8$/, "");
     const rendition = await get(`${base}360p/index.m3u8`);
@@ -165,6 +172,27 @@ describe("an uploaded story video", { timeout: 60_000 }, () => {
     const poster = await get(stream.poster as string);
     expect(poster.statusCode).toBe(200);
     expect(poster.headers["content-type"]).toBe("image/jpeg");
+
+    // Issue 38: the sound alone under the same signature, and each mode's bytes as a player would fetch them.
+    expect(stream.audioOnly).toBe(`${base}audio/index.m3u8`);
+    const bytesOf = async (playlist: string) => {
+      const body = (await get(playlist)).body;
+      expect(body).toContain("#EXTINF");
+      const folder = playlist.replace(/index\.m3u8$/, "");
+      let total = 0;
+      for (const name of body.split("\n").filter((line) => line.endsWith(".ts"))) {
+        const res = await get(`${folder}${name}`);
+        expect(res.statusCode).toBe(200);
+        total += res.rawPayload.length;
+      }
+      return total;
+    };
+    expect(stream.sizes).toEqual({
+      best: await bytesOf(`${base}360p/index.m3u8`),
+      saveData: await bytesOf(`${base}180p/index.m3u8`),
+      audioOnly: await bytesOf(stream.audioOnly as string),
+    });
+    expect(stream.sizes?.audioOnly).toBeLessThan(stream.sizes?.saveData as number);
   });
 
   it("refuses a locked story's playlist and segments, as it refuses its video", async () => {
@@ -184,6 +212,7 @@ describe("an uploaded story video", { timeout: 60_000 }, () => {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ code: "forbidden" });
     }
+    expect((await get(borrowed.replace("master.m3u8", "audio/seg_0000.ts"))).statusCode).toBe(403);
   });
   it("keeps the processed files through the storage sweep while a story keeps their original", async () => {
     const key = first.ref.split("/").pop() as string;
