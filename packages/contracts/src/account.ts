@@ -19,6 +19,14 @@ export const messageChannelSchema = z.enum(["sms", "whatsapp"]);
 export type MessageChannel = z.infer<typeof messageChannelSchema>;
 export const languageSchema = z.enum(LANGUAGES);
 
+/**
+ * How a person watches stories (issue 38): the best rung their connection carries, the lowest rung only, or the
+ * sound alone. Stored with the account; never chosen, the browser's `Save-Data: on` makes it "save_data".
+ */
+export const VIEWING_MODES = ["best", "save_data", "audio_only"] as const;
+export const viewingModeSchema = z.enum(VIEWING_MODES);
+export type ViewingMode = z.infer<typeof viewingModeSchema>;
+
 export const accountSettingsSchema = z.object({
   userId: z.string(),
   /** The English sign-up's username (the e-mail's local part on the username domain), else null. */
@@ -35,6 +43,10 @@ export const accountSettingsSchema = z.object({
   /** The WhatsApp opt-in answer: null until the person answers Yes or No. */
   whatsappOptIn: z.boolean().nullable(),
   whatsappOptInAt: z.string().nullable(),
+  /** The chosen viewing mode, else the default this request's `Save-Data` header gives (the answer varies on it). */
+  viewingMode: viewingModeSchema,
+  /** Whether the person chose `viewingMode` (false: it is the default). */
+  viewingModeChosen: z.boolean(),
   /** A phone change waiting for its code. */
   pendingPhone: z.object({ e164: z.string(), channel: messageChannelSchema, expiresAt: z.string() }).nullable(),
 });
@@ -45,6 +57,7 @@ export const preferencesRequestSchema = z
     agreeToReminder: z.boolean().optional(),
     whatsappOptIn: z.boolean().optional(),
     language: languageSchema.optional(),
+    viewingMode: viewingModeSchema.optional(),
   })
   .strict();
 export type PreferencesRequest = z.infer<typeof preferencesRequestSchema>;

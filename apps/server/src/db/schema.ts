@@ -44,6 +44,8 @@ export interface ProfilesTable {
   updated_at: string;
   /** IANA zone the person's browser reported (migration 0021; optional so other modules' inserts need not name it). */
   time_zone?: string | null;
+  /** "best" | "save_data" | "audio_only", null: never chosen (migration 0025; optional as `time_zone`). */
+  viewing_mode?: string | null;
 }
 
 /** A login-phone change waiting for the code sent to the new number. */
@@ -151,6 +153,14 @@ export interface SiteSettingsTable {
   version?: number;
   /** Origins story media may come from, one per line (migration 0024; optional as `version`). */
   video_origins?: string;
+}
+
+/** Where a person stopped in a story, in whole seconds (migration 0025): it resumes there on any device. */
+export interface PlaybackPositionsTable {
+  user_id: string;
+  story_id: string;
+  seconds: number;
+  updated_at: string;
 }
 
 export interface ProgressTable {
@@ -329,6 +339,7 @@ export interface Database {
   documents: DocumentsTable;
   site_settings: SiteSettingsTable;
   progress: ProgressTable;
+  playback_positions: PlaybackPositionsTable;
   contact_submissions: ContactSubmissionsTable;
   analytics_events: AnalyticsEventsTable;
   recordings: RecordingsTable;

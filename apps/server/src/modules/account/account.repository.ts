@@ -17,6 +17,7 @@ export async function findConsent(db: Db, userId: string) {
       "whatsapp_opt_in",
       "whatsapp_opt_in_at",
       "language",
+      "viewing_mode",
     ])
     .where("user_id", "=", userId)
     .executeTakeFirst();
@@ -33,6 +34,7 @@ export async function saveConsent(
     whatsapp_opt_in: number;
     whatsapp_opt_in_at: string;
     language: string;
+    viewing_mode: string;
     phone_number: string;
     country_code: string;
   }>,

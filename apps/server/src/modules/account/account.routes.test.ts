@@ -129,6 +129,53 @@ describe("consent, stored on the server with its time", () => {
   });
 });
 
+describe("the viewing mode (issue 38: thin and metered connections)", () => {
+  const account = (p: Person, saveData?: string) =>
+    app.inject({ url: "/api/account", headers: { ...p.headers, ...(saveData ? { "save-data": saveData } : {}) } });
+
+  it("defaults to saving data when the browser asks to, per request, until the person chooses", async () => {
+    const p = await signUp();
+    const plain = await account(p);
+    expect(plain.json()).toMatchObject({ viewingMode: "best", viewingModeChosen: false });
+    expect(plain.headers.vary).toContain("Save-Data");
+    const saving = await account(p, "on");
+    expect(saving.json()).toMatchObject({ viewingMode: "save_data", viewingModeChosen: false });
+    expect(saving.headers.vary).toContain("Save-Data");
+
+    const chosen = await app.inject({
+      method: "POST",
+      url: "/api/account/preferences",
+      headers: { ...p.headers, "save-data": "on" },
+      payload: { viewingMode: "audio_only" },
+    });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json()).toMatchObject({ viewingMode: "audio_only", viewingModeChosen: true });
+    // A choice outranks the header, on every device.
+    expect((await account(p, "on")).json()).toMatchObject({ viewingMode: "audio_only" });
+    await app.inject({ method: "POST", url: "/api/account/preferences", headers: p.headers, payload: { viewingMode: "best" } });
+    expect((await account(p, "on")).json()).toMatchObject({ viewingMode: "best", viewingModeChosen: true });
+  });
+
+  it("refuses a mode it does not know, and keeps the one stored", async () => {
+    const p = await signUp();
+    await app.inject({
+      method: "POST",
+      url: "/api/account/preferences",
+      headers: p.headers,
+      payload: { viewingMode: "save_data" },
+    });
+    const bad = await app.inject({
+      method: "POST",
+      url: "/api/account/preferences",
+      headers: p.headers,
+      payload: { viewingMode: "ultra" },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe("validation_failed");
+    expect((await account(p)).json()).toMatchObject({ viewingMode: "save_data", viewingModeChosen: true });
+  });
+});
+
 describe("changing the login phone", () => {
   it("changes nothing until the code sent to the new number is verified, then only the new number signs in", async () => {
     const p = await signUp({ language: "ar" });

@@ -21,6 +21,7 @@ import {
   requestPhoneChange,
   savePreferences,
   verifyPhoneChange,
+  withDefaultMode,
 } from "./account.service.ts";
 
 const meta = (request: FastifyRequest): RequestMeta => {
@@ -40,6 +41,12 @@ export async function accountSettingsRoutes(fastify: FastifyInstance) {
     sendError(reply, error instanceof AuthError ? error.toAppError() : toAppError(error, request)),
   );
   const tags = ["account"];
+  // Every answer here carries the viewing mode, whose default follows the request's Save-Data header.
+  app.addHook("preSerialization", async (request, reply, payload: unknown) => {
+    reply.header("vary", "Save-Data");
+    const settings = accountSettingsSchema.safeParse(payload);
+    return settings.success ? withDefaultMode(settings.data, request.headers["save-data"] === "on") : payload;
+  });
 
   app.get(
     "/account",

@@ -1,4 +1,4 @@
-import type { AccountSettings, Language, MessageChannel, PreferencesRequest } from "@hikaya/contracts";
+import type { AccountSettings, Language, MessageChannel, PreferencesRequest, ViewingMode } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, unauthorized } from "../../errors.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
@@ -42,6 +42,8 @@ export async function accountSettings(deps: Deps, userId: string): Promise<Accou
     whatsappOptIn:
       consent?.whatsapp_opt_in === null || consent?.whatsapp_opt_in === undefined ? null : consent.whatsapp_opt_in === 1,
     whatsappOptInAt: consent?.whatsapp_opt_in_at ?? null,
+    viewingMode: (consent?.viewing_mode as ViewingMode | null | undefined) ?? "best",
+    viewingModeChosen: Boolean(consent?.viewing_mode),
     pendingPhone: pending
       ? { e164: pending.phone, channel: pending.channel as MessageChannel, expiresAt: pending.expires_at }
       : null,
@@ -60,8 +62,19 @@ export async function savePreferences(deps: Deps, userId: string, input: Prefere
       : {}),
     ...(input.whatsappOptIn !== undefined ? { whatsapp_opt_in: input.whatsappOptIn ? 1 : 0, whatsapp_opt_in_at: now } : {}),
     ...(input.language ? { language: input.language as Language } : {}),
+    ...(input.viewingMode ? { viewing_mode: input.viewingMode } : {}),
   });
   return accountSettings(deps, userId);
+}
+
+/**
+ * The viewing mode a person who never chose one gets: "save_data" when their browser asks to save data (`Save-Data:
+ * on`, Chrome's Lite mode and Android's data saver), else "best". Per request, so the same account answers each
+ * device by its own setting.
+ */
+export function withDefaultMode(settings: AccountSettings, saveData: boolean): AccountSettings {
+  if (settings.viewingModeChosen || !saveData) return settings;
+  return { ...settings, viewingMode: "save_data" };
 }
 
 /** The person and the session a request came with: auth decides from the session whether it may change the phone. */
