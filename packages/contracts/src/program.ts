@@ -66,6 +66,8 @@ export const storySchema = z.object({
   thumbnailUrl: z.string().nullable(),
   durationSeconds: z.number().nullable(),
   watchStatus: watchStatusSchema.optional(),
+  /** Where the signed-in person stopped in it, in whole seconds (one story's answer only; issue 38). */
+  positionSeconds: z.number().int().optional(),
 });
 export type Story = z.infer<typeof storySchema>;
 export const storyListSchema = z.array(storySchema);
@@ -170,6 +172,17 @@ export const watchStoryResultSchema = z.object({
   watchedStories: z.array(watchedStorySchema),
 });
 export type WatchStoryResult = z.infer<typeof watchStoryResultSchema>;
+
+/**
+ * POST /api/users/{id}/position/{storyId}: where the person stopped in a story (issue 38), so it resumes there on
+ * any device. Players send it every 10 s of playing and on pause or leaving; 0 once the story ended.
+ */
+export const PLAYBACK_POSITION_MAX_SECONDS = 6 * 3600;
+export const playbackPositionBodySchema = z.object({
+  seconds: z.number().int().min(0).max(PLAYBACK_POSITION_MAX_SECONDS),
+});
+export const playbackPositionSchema = z.object({ storyId: z.string(), seconds: z.number().int() });
+export type PlaybackPosition = z.infer<typeof playbackPositionSchema>;
 
 /** The spec's User (section 3) plus what the console needs. */
 export const userSummarySchema = z.object({

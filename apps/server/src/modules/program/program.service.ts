@@ -2,7 +2,7 @@ import { type AnswerItem, type LandingAnswer, type Language, mediaFor, type Ques
 import type { AppDeps } from "../../deps.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
-import { lastWatchedOrderOf } from "../progress/progress.service.ts";
+import { lastWatchedOrderOf, positionOf } from "../progress/progress.service.ts";
 import { watchStatusOf } from "../progress/watch-status.ts";
 import { linkExpiry } from "../storage/signed-links.ts";
 import { signMedia } from "../storage/story-media.ts";
@@ -83,7 +83,8 @@ export async function getStoryFor(deps: ReadDeps, auth: AuthContext | null, id: 
   if (!row || (row.published === 0 && !auth?.isAdmin)) throw notFound("Story not found");
   const story = toStory(deps, row, viewer, Date.now(), language);
   if (story.watchStatus === "Locked" && !auth?.isAdmin) throw lockedError(row.position);
-  return story;
+  // Where the person stopped, so the story resumes there on any device (issue 38).
+  return auth ? { ...story, positionSeconds: await positionOf(deps, auth.userId, row.id) } : story;
 }
 
 const lockedError = (order: number) =>

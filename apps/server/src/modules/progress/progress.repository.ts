@@ -40,3 +40,22 @@ export async function insertWatch(
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+/** Where the person stopped in a story (whole seconds), or undefined. */
+export async function findPosition(db: Db, userId: string, storyId: string) {
+  const row = await db
+    .selectFrom("playback_positions")
+    .select("seconds")
+    .where("user_id", "=", userId)
+    .where("story_id", "=", storyId)
+    .executeTakeFirst();
+  return row?.seconds;
+}
+
+export async function savePosition(db: Db, row: { user_id: string; story_id: string; seconds: number; updated_at: string }) {
+  await db
+    .insertInto("playback_positions")
+    .values(row)
+    .onConflict((oc) => oc.columns(["user_id", "story_id"]).doUpdateSet({ seconds: row.seconds, updated_at: row.updated_at }))
+    .execute();
+}

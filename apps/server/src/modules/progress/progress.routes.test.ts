@@ -71,3 +71,45 @@ describe("POST /api/users/{id}/watchStory/{storyId}", () => {
     expect(profile.lastWatchedStoryId).toBe(1);
   });
 });
+
+describe("POST /api/users/{id}/position/{storyId} (issue 38: resume on any device)", () => {
+  const place = (storyId: string, body: Record<string, unknown>, as: TestUser = fresh, userId = "me") =>
+    t.app.inject({ method: "POST", url: `/api/users/${userId}/position/${storyId}`, headers: as.headers, payload: body });
+  const storyAnswer = async (storyId: string, as: TestUser = fresh) =>
+    (await t.app.inject({ url: `/api/stories/${storyId}`, headers: as.headers })).json();
+  let fresh: TestUser;
+  let open: string[];
+  beforeAll(async () => {
+    fresh = await createTestUser(t.app);
+    // The stories as they stand after the tests above deleted one.
+    open = (await t.app.deps.db.selectFrom("stories").select("id").orderBy("position").execute()).map((s) => s.id);
+  });
+
+  it("keeps the second the person stopped at, and the story's answer carries it", async () => {
+    expect(await storyAnswer(open[0] as string)).toMatchObject({ positionSeconds: 0 });
+    const saved = await place(open[0] as string, { seconds: 17 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toEqual({ storyId: open[0], seconds: 17 });
+    await place(open[0] as string, { seconds: 42 });
+    expect(await storyAnswer(open[0] as string)).toMatchObject({ positionSeconds: 42 });
+    // Someone else's position is their own.
+    expect(await storyAnswer(open[0] as string, user)).toMatchObject({ positionSeconds: 0 });
+  });
+
+  it("refuses a locked story, someone else, a bad second and visitors, and changes nothing", async () => {
+    const locked = await place(open[4] as string, { seconds: 5 });
+    expect(locked.statusCode).toBe(403);
+    expect(locked.json().code).toBe("story_locked");
+    expect((await place(open[0] as string, { seconds: 5 }, admin, fresh.id)).statusCode).toBe(403);
+    for (const seconds of [-1, 1.5, "ten", 7 * 3600]) {
+      const bad = await place(open[0] as string, { seconds });
+      expect(bad.statusCode, String(seconds)).toBe(400);
+      expect(bad.json().code).toBe("validation_failed");
+    }
+    expect((await place("no-such-story", { seconds: 5 })).statusCode).toBe(404);
+    const visitor = await t.app.inject({ method: "POST", url: `/api/users/me/position/${open[0]}`, payload: { seconds: 1 } });
+    expect(visitor.statusCode).toBe(401);
+    const rows = await t.app.deps.db.selectFrom("playback_positions").selectAll().where("user_id", "=", fresh.id).execute();
+    expect(rows.map((r) => [r.story_id, r.seconds])).toEqual([[open[0], 42]]);
+  });
+});

@@ -1,8 +1,14 @@
-import { errorBodySchema, watchStoryParamsSchema, watchStoryResultSchema } from "@hikaya/contracts";
+import {
+  errorBodySchema,
+  playbackPositionBodySchema,
+  playbackPositionSchema,
+  watchStoryParamsSchema,
+  watchStoryResultSchema,
+} from "@hikaya/contracts";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { requireUser } from "../auth/guards.ts";
-import { watchStory } from "./progress.service.ts";
+import { savePlaybackPosition, watchStory } from "./progress.service.ts";
 
 export async function progressRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -28,6 +34,30 @@ export async function progressRoutes(fastify: FastifyInstance) {
       // "me" stands for the caller, for a client that has the token but not yet its user id.
       const userId = request.params.id === "me" ? auth.userId : request.params.id;
       return watchStory(app.deps, auth, userId, request.params.storyId);
+    },
+  );
+
+  app.post(
+    "/users/:id/position/:storyId",
+    {
+      schema: {
+        tags: ["progress"],
+        summary: "Record where the person stopped in a story (self only, `me` for the caller), to resume there",
+        params: watchStoryParamsSchema,
+        body: playbackPositionBodySchema,
+        response: {
+          200: playbackPositionSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const auth = await requireUser(request);
+      const userId = request.params.id === "me" ? auth.userId : request.params.id;
+      return savePlaybackPosition(app.deps, auth, userId, request.params.storyId, request.body.seconds);
     },
   );
 }

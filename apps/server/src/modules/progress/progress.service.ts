@@ -1,9 +1,9 @@
-import type { WatchedStory, WatchStoryResult } from "@hikaya/contracts";
+import type { PlaybackPosition, WatchedStory, WatchStoryResult } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { lastWatchedCacheOf, startLastWatchedCache } from "./last-watched.ts";
-import { findLastWatchedOrder, insertWatch, listWatched } from "./progress.repository.ts";
+import { findLastWatchedOrder, findPosition, insertWatch, listWatched, savePosition } from "./progress.repository.ts";
 import { watchStatusOf } from "./watch-status.ts";
 
 export async function watchedStoriesOf(deps: Pick<AppDeps, "db">, userId: string): Promise<WatchedStory[]> {
@@ -67,4 +67,34 @@ export async function watchStory(
     lastWatchedStoryId: outcome.last,
     watchedStories: await watchedStoriesOf(deps, userId),
   };
+}
+
+/** Where the person stopped in a story, in whole seconds (0: from the start). */
+export async function positionOf(deps: Pick<AppDeps, "db">, userId: string, storyId: string): Promise<number> {
+  return (await findPosition(deps.db, userId, storyId)) ?? 0;
+}
+
+/**
+ * POST /users/{id}/position/{storyId}: only the person themself, and only in a story they may watch: a locked or
+ * unknown story keeps no position (it would tell nothing, and a bad call changes nothing).
+ */
+export async function savePlaybackPosition(
+  deps: Pick<AppDeps, "db">,
+  auth: AuthContext,
+  userId: string,
+  storyId: string,
+  seconds: number,
+): Promise<PlaybackPosition> {
+  if (auth.userId !== userId) throw forbidden("You can only record your own progress");
+  const story = await deps.db
+    .selectFrom("stories")
+    .select(["id", "position"])
+    .where("id", "=", storyId)
+    .where("published", "=", 1)
+    .executeTakeFirst();
+  if (!story) throw notFound("Story not found");
+  if (watchStatusOf(story.position, await lastWatchedOrderOf(deps, userId)) === "Locked")
+    throw new AppError("story_locked", "This story is locked. Watch the stories before it first.", { order: story.position });
+  await savePosition(deps.db, { user_id: userId, story_id: story.id, seconds, updated_at: new Date().toISOString() });
+  return { storyId: story.id, seconds };
 }
