@@ -2,7 +2,12 @@ import { describe, expect, it, vi } from "vitest";
 import { attachSource, HLS_TYPE, type HlsModule, prefetchHls } from "./stream-source.ts";
 
 const ORIGINAL = "/storage/v1/object/sign/story-media/a.mp4?expires=1&signature=s";
-const STREAM = { hls: "/storage/v1/object/stream/story-media/1/s/a.mp4.media/hls/master.m3u8", poster: null, durationSeconds: 2 };
+const STREAM = {
+  hls: "/storage/v1/object/stream/story-media/1/s/a.mp4.media/hls/master.m3u8",
+  audioOnly: "/storage/v1/object/stream/story-media/1/s/a.mp4.media/hls/audio/index.m3u8",
+  poster: null,
+  durationSeconds: 2,
+};
 
 function fakeVideo(native: boolean) {
   return {
@@ -14,14 +19,24 @@ function fakeVideo(native: boolean) {
 
 /** A stand-in for hls.js that records what the player asked of it and lets the test raise its errors. */
 function fakeHls(supported = true) {
-  const created: { config: unknown; source?: string; media?: unknown; destroyed: boolean; fail?: () => void }[] = [];
+  const created: {
+    config: unknown;
+    source?: string;
+    media?: unknown;
+    destroyed: boolean;
+    fail?: () => void;
+    capping: number;
+  }[] = [];
   class Hls {
     static isSupported = () => supported;
     static Events = { ERROR: "hlsError" };
     record: (typeof created)[number];
     constructor(config: unknown) {
-      this.record = { config, destroyed: false };
+      this.record = { config, destroyed: false, capping: -1 };
       created.push(this.record);
+    }
+    set autoLevelCapping(level: number) {
+      this.record.capping = level;
     }
     on(_event: string, listener: (event: string, data: { fatal: boolean }) => void) {
       this.record.fail = () => listener("hlsError", { fatal: true });
@@ -91,5 +106,36 @@ describe("the story player's source", () => {
     expect("MediaSource" in globalThis).toBe(false);
     prefetchHls(fakeVideo(false), load as never);
     expect(load).toHaveBeenCalledTimes(1); // no Media Source: the original file plays, hls.js is not needed
+  });
+});
+
+describe("the person's viewing mode (issue 38)", () => {
+  it("climbs freely and buffers as hls.js likes in best quality", async () => {
+    const hls = fakeHls();
+    await attachSource(fakeVideo(false), ORIGINAL, STREAM, hls.load, "best");
+    expect(hls.created[0]).toMatchObject({ source: STREAM.hls, capping: -1 });
+    expect(hls.created[0]?.config).not.toHaveProperty("maxBufferLength");
+  });
+
+  it("keeps to the lowest rung and buffers at most 30 s ahead when saving data", async () => {
+    const hls = fakeHls();
+    await attachSource(fakeVideo(false), ORIGINAL, STREAM, hls.load, "save_data");
+    expect(hls.created[0]).toMatchObject({
+      source: STREAM.hls,
+      capping: 0,
+      config: { startLevel: 0, maxBufferLength: 30, maxMaxBufferLength: 30 },
+    });
+  });
+
+  it("plays the sound alone through hls.js or natively, and the lowest rung of a stream that has none", async () => {
+    const hls = fakeHls();
+    await attachSource(fakeVideo(false), ORIGINAL, STREAM, hls.load, "audio_only");
+    expect(hls.created[0]).toMatchObject({ source: STREAM.audioOnly, config: { maxBufferLength: 30 } });
+    const native = fakeVideo(true);
+    await attachSource(native, ORIGINAL, STREAM, hls.load, "audio_only");
+    expect(native.src).toBe(STREAM.audioOnly);
+    const older = fakeVideo(true);
+    await attachSource(older, ORIGINAL, { ...STREAM, audioOnly: null }, hls.load, "audio_only");
+    expect(older.src).toBe(STREAM.hls);
   });
 });

@@ -1,4 +1,4 @@
-import type { MediaStream } from "@hikaya/contracts";
+import type { MediaStream, ViewingMode } from "@hikaya/contracts";
 import { type RefObject, useEffect, useState } from "react";
 import { api } from "./api-client.ts";
 
@@ -39,17 +39,22 @@ export function fetchMediaStream(src: string): Promise<MediaStream | null> {
  * Points `video` at `src` or its HLS version, once the server said which exists. Returns the stream (poster,
  * captions) and whether a source is attached: a player starts playing only then.
  */
-export function useStreamSource(video: RefObject<HTMLVideoElement | null>, src: string | null) {
+export function useStreamSource(
+  video: RefObject<HTMLVideoElement | null>,
+  src: string | null,
+  mode: ViewingMode | null = "best",
+) {
   const [state, setState] = useState<{ src: string; stream: MediaStream | null } | null>(null);
   useEffect(() => {
     const el = video.current;
-    if (!el || !src) return;
+    // No mode yet (the account is on its way): waiting costs less than fetching a rung the person did not want.
+    if (!el || !src || !mode) return;
     let live = true;
     let undo = () => {};
     prefetchHls(el);
     void fetchMediaStream(src).then(async (stream) => {
       if (!live) return;
-      const detach = await attachSource(el, src, stream);
+      const detach = await attachSource(el, src, stream, loadHls, mode);
       if (!live) return detach();
       undo = detach;
       setState({ src, stream });
@@ -58,7 +63,7 @@ export function useStreamSource(video: RefObject<HTMLVideoElement | null>, src: 
       live = false;
       undo();
     };
-  }, [video, src]);
+  }, [video, src, mode]);
   const current = state?.src === src ? state : null;
   return { stream: current?.stream ?? null, attached: current !== null };
 }
@@ -71,11 +76,15 @@ export interface HlsModule {
   new (config: {
     startLevel: number;
     capLevelToPlayerSize: boolean;
+    maxBufferLength?: number;
+    maxMaxBufferLength?: number;
   }): {
     on(event: string, listener: (event: string, data: { fatal: boolean }) => void): void;
     loadSource(url: string): void;
     attachMedia(media: HTMLMediaElement): void;
     destroy(): void;
+    /** The highest rendition the player may climb to (-1: any). */
+    autoLevelCapping: number;
   };
   Events: { ERROR: string };
 }
@@ -106,16 +115,26 @@ export function prefetchHls(video: Pick<HTMLVideoElement, "canPlayType">, load: 
 }
 
 /**
- * Points `video` at the best source it can play: native HLS, hls.js, else the original file. Returns what undoes
- * it (hls.js holds a MediaSource and network requests until destroyed).
+ * How far ahead a saving mode buffers (issue 38): a person who leaves a story part-way pays for no more than this
+ * beyond where they stopped. hls.js buffers 30 s by default but lets the buffer grow to 600 s on a fast link.
+ */
+export const SAVING_BUFFER_SECONDS = 30;
+
+/**
+ * Points `video` at the best source it can play in the person's viewing mode: native HLS, hls.js, else the original
+ * file. "audio_only" plays the sound-alone playlist (the poster stays on screen); "save_data" keeps hls.js to the
+ * lowest rung. Returns what undoes it (hls.js holds a MediaSource and network requests until destroyed).
  */
 export async function attachSource(
   video: Video,
   original: string,
   stream: MediaStream | null | undefined,
   load: () => Promise<HlsModule> = loadHls,
+  mode: ViewingMode = "best",
 ): Promise<() => void> {
-  const hlsUrl = stream?.hls;
+  const saving = mode !== "best";
+  // A stream processed before issue 38 has no sound-alone variant: its lowest rung is the next cheapest.
+  const hlsUrl = (mode === "audio_only" ? stream?.audioOnly : null) ?? stream?.hls;
   if (!hlsUrl) {
     video.src = original;
     return () => {};
@@ -136,7 +155,13 @@ export async function attachSource(
     video.src = original;
     return () => {};
   }
-  const hls = new Hls({ startLevel: 0, capLevelToPlayerSize: true });
+  const hls = new Hls({
+    startLevel: 0,
+    capLevelToPlayerSize: true,
+    ...(saving ? { maxBufferLength: SAVING_BUFFER_SECONDS, maxMaxBufferLength: SAVING_BUFFER_SECONDS } : {}),
+  });
+  // hls.js leaves sound-alone variants out of a master with video: rung 0 is the lowest picture.
+  if (mode === "save_data") hls.autoLevelCapping = 0;
   hls.on(Hls.Events.ERROR, (_event, data) => {
     if (!data.fatal) return;
     hls.destroy();

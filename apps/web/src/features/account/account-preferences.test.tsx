@@ -3,14 +3,14 @@ import type { AccountSettings } from "@hikaya/contracts";
 import { notifyManager, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { accountQuery } from "../../lib/account.ts";
+import { accountQuery, savePreferences } from "../../lib/account.ts";
 import { api } from "../../lib/api-client.ts";
 import { initI18n, loadNamespaces, setLanguage } from "../../lib/i18n.ts";
 import { PUSH_ANSWER_MS } from "../../lib/push.ts";
 import en from "../../locales/en/account.json";
 import { AccountPreferences } from "./account-preferences.tsx";
 
-const stored = { agreeToReminder: true, whatsappOptIn: null } as unknown as AccountSettings;
+const stored = { agreeToReminder: true, whatsappOptIn: null, viewingMode: "best" } as unknown as AccountSettings;
 
 vi.mock("../../lib/account.ts", async (original) => ({
   ...(await original<typeof import("../../lib/account.ts")>()),
@@ -59,6 +59,25 @@ describe("the reminders box", () => {
     });
     expect(box.checked).toBe(false);
     expect(box.disabled).toBe(false);
+  });
+});
+
+describe("the viewing mode (issue 38)", () => {
+  it("offers the three modes, shows the stored one, and saves a choice", async () => {
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <Screen />
+      </QueryClientProvider>,
+    );
+    const best = screen.getByRole("radio", { name: "Best quality" }) as HTMLInputElement;
+    const saving = screen.getByRole("radio", { name: "Save data (lowest quality)" }) as HTMLInputElement;
+    const audio = screen.getByRole("radio", { name: "Audio only" }) as HTMLInputElement;
+    expect([best.checked, saving.checked, audio.checked]).toEqual([true, false, false]);
+    await act(async () => {
+      fireEvent.click(audio);
+    });
+    expect(savePreferences).toHaveBeenCalledWith({ viewingMode: "audio_only" });
+    await vi.waitFor(() => expect(audio.checked).toBe(true));
   });
 });
 

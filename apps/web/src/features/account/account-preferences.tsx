@@ -1,4 +1,4 @@
-import type { AccountSettings, PreferencesRequest } from "@hikaya/contracts";
+import { type AccountSettings, type PreferencesRequest, VIEWING_MODES } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { accountQuery, savePreferences } from "../../lib/account.ts";
@@ -41,6 +41,7 @@ export function AccountPreferences({ settings }: { settings: AccountSettings }) 
   const busy = Object.keys(draft).length > 0;
   const reminders = draft.agreeToReminder ?? settings.agreeToReminder;
   const whatsapp = draft.whatsappOptIn ?? settings.whatsappOptIn === true;
+  const viewing = draft.viewingMode ?? settings.viewingMode;
 
   const save = async (change: PreferencesRequest) => {
     setDraft(change);
@@ -106,6 +107,22 @@ export function AccountPreferences({ settings }: { settings: AccountSettings }) 
           {t(PUSH_NOTES[push])}
         </p>
       )}
+      {/* Issue 38: what a story costs on a metered connection; the players keep to it (lib/stream-source.ts). */}
+      <fieldset className="auth-form__choice" disabled={busy}>
+        <legend>{t("viewing.legend")}</legend>
+        {VIEWING_MODES.map((mode) => (
+          <label key={mode} className="checkbox">
+            <input
+              type="radio"
+              name="viewing-mode"
+              value={mode}
+              checked={viewing === mode}
+              onChange={() => void save({ viewingMode: mode })}
+            />
+            <span>{t(`viewing.${mode}`)}</span>
+          </label>
+        ))}
+      </fieldset>
     </section>
   );
 }
