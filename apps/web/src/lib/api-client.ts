@@ -97,6 +97,8 @@ export async function api<T>(
     session?: Session;
     /** A token of its own instead of a stored session's (a password reset's recovery session). */
     token?: string;
+    /** Outlives the page (a write sent as the person leaves it). */
+    keepalive?: boolean;
   } = {},
 ): Promise<T> {
   const init: RequestInit = {
@@ -104,6 +106,7 @@ export async function api<T>(
     headers: options.body === undefined ? {} : { "content-type": "application/json" },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal,
+    ...(options.keepalive ? { keepalive: true } : {}),
   };
   const res = options.token
     ? await fetch(`/api${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${options.token}` } }).catch(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatChatTime, formatClock, formatDateTime, formatDuration, formatShortDate } from "./format.ts";
+import { formatBytes, formatChatTime, formatClock, formatDateTime, formatDuration, formatShortDate } from "./format.ts";
 
 const at = (h: number, m: number) => new Date(2026, 0, 2, h, m).toISOString();
 
@@ -40,5 +40,14 @@ describe("formatClock", () => {
     expect(formatClock(0)).toBe("00:00");
     expect(formatClock(83.6)).toBe("01:24");
     expect(formatClock(600)).toBe("10:00");
+  });
+});
+
+describe("a story's size (issue 38)", () => {
+  it("reads in MB with one decimal, kB below a megabyte, in words in Arabic", () => {
+    expect(formatBytes(4_213_000, "en")).toBe("4.2 MB");
+    expect(formatBytes(850_400, "en")).toBe("850 kB");
+    expect(formatBytes(4_213_000, "ar")).toBe("4.2 ميغابايت");
+    expect(formatBytes(850_400, "ar")).toBe("850 كيلوبايت");
   });
 });

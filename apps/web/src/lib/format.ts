@@ -51,3 +51,17 @@ export function formatClock(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
   return `${String(Math.floor(s / 60)).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`;
 }
+
+/**
+ * A download's size as people read it (issue 38: what a story costs in the chosen mode): "4.2 MB", "850 kB"; in
+ * Arabic with the app's digits, "4.2 ميغابايت". Decimal units, as phone plans count them.
+ */
+export function formatBytes(bytes: number, language: string): string {
+  const locale = language.startsWith("ar") ? "ar-u-nu-latn" : "en-US";
+  const [unit, value, digits] = bytes >= 1e6 ? (["megabyte", bytes / 1e6, 1] as const) : (["kilobyte", bytes / 1e3, 0] as const);
+  // Arabic's short units are abbreviations few read ("م.ب"); its long ones are the words ("ميغابايت").
+  const unitDisplay = language.startsWith("ar") ? "long" : "short";
+  return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay, maximumFractionDigits: digits }).format(
+    Math.max(value, 1),
+  );
+}

@@ -1,12 +1,14 @@
-import type { Story } from "@hikaya/contracts";
+import type { MediaStream, Story, ViewingMode } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
+import { useViewingMode } from "../../lib/account.ts";
 import { track } from "../../lib/analytics.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
+import { formatBytes } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { getUserId } from "../../lib/session.ts";
@@ -16,27 +18,35 @@ import { questionsQuery } from "./api/questions.ts";
 import { useStory, useWatchStory } from "./api/stories.ts";
 import { CaptionSwitch, CaptionTracks, useCaptions } from "./captions.tsx";
 import { type Embed, embedFor, listenForEmbedEnd } from "./embed.ts";
+import { PlaybackSpeed } from "./playback-speed.tsx";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storySubtitle, storyTitle } from "./story-card.tsx";
 import { useFreshMediaLinks } from "./use-fresh-media-links.ts";
+import { usePlaybackPosition } from "./use-playback-position.ts";
 import "./stories.css";
 
 function NativePlayer({
   src,
+  story,
   label,
   onEnded,
   media,
 }: {
   src: string;
+  story: Story;
   label: string;
   onEnded: () => void;
   media: ReturnType<typeof useFreshMediaLinks>;
 }) {
-  const { t } = useTranslation("stories");
+  const { t, i18n } = useTranslation("stories");
   const video = useRef<HTMLVideoElement>(null);
   const [muted, setMuted] = useState(false);
-  // The source is chosen once the server said whether an HLS version exists (lib/stream-source.ts).
-  const { stream, attached } = useStreamSource(video, src);
+  // The source is chosen once the server said whether an HLS version exists (lib/stream-source.ts), in the
+  // person's viewing mode (issue 38).
+  const mode = useViewingMode();
+  const { stream, attached } = useStreamSource(video, src, mode);
+  usePlaybackPosition(video, story.id, story.positionSeconds ?? 0, attached);
+  const bytes = mode && stream?.sizes ? (SIZE_OF[mode](stream.sizes) ?? stream.sizes.saveData) : null;
   const captions = stream?.captions ?? [];
   const { choice, setChoice } = useCaptions(video, captions);
 
@@ -83,9 +93,22 @@ function NativePlayer({
         </button>
       )}
       <CaptionSwitch captions={captions} choice={choice} onChoose={setChoice} />
+      <PlaybackSpeed video={video} attached={attached} />
+      {bytes !== null && (
+        <p className="player__size" data-testid="story-size">
+          {t("story.size", { size: formatBytes(bytes, i18n.language) })}
+        </p>
+      )}
     </div>
   );
 }
+
+/** The bytes a mode costs; a stream with no sound-alone variant plays its lowest rung instead. */
+const SIZE_OF: Record<ViewingMode, (sizes: NonNullable<MediaStream["sizes"]>) => number | null> = {
+  best: (sizes) => sizes.best,
+  save_data: (sizes) => sizes.saveData,
+  audio_only: (sizes) => sizes.audioOnly,
+};
 
 function EmbeddedPlayer({
   embed,
@@ -190,7 +213,7 @@ export function StoryPage() {
       <TitleBar title={title} backTo="/" />
       <div className="story-screen__body">
         {embed.kind === "file" ? (
-          <NativePlayer src={embed.src} label={label} media={media} onEnded={() => void finish(s)} />
+          <NativePlayer src={embed.src} story={s} label={label} media={media} onEnded={() => void finish(s)} />
         ) : (
           <EmbeddedPlayer embed={embed} label={label} onEnded={() => void finish(s)} />
         )}

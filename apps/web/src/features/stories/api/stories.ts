@@ -1,4 +1,4 @@
-import type { Story } from "@hikaya/contracts";
+import type { PlaybackPosition, Story } from "@hikaya/contracts";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api-client.ts";
 import { type Language, useLanguage } from "../../../lib/i18n.ts";
@@ -59,3 +59,7 @@ export function useWatchStory() {
     },
   });
 }
+
+/** POST /api/users/me/position/{storyId}: where the person stopped, so the story resumes there (issue 38). */
+export const savePlaybackPosition = (storyId: string, seconds: number, keepalive = false) =>
+  api<PlaybackPosition>(`/users/me/position/${encodeURIComponent(storyId)}`, { body: { seconds }, keepalive });
