@@ -1,5 +1,12 @@
 import { join, resolve } from "node:path";
-import type { APIRequestContext, Browser, BrowserContext, Page, PlaywrightWorkerArgs } from "@playwright/test";
+import type {
+  APIRequestContext,
+  Browser,
+  BrowserContext,
+  BrowserContextOptions,
+  Page,
+  PlaywrightWorkerArgs,
+} from "@playwright/test";
 import { adminToken, Console } from "../pages/admin.ts";
 import { expect, type Lang } from "./fixtures.ts";
 
@@ -35,11 +42,17 @@ export async function signUp(request: APIRequestContext): Promise<Person> {
 }
 
 /** A second browser, signed in as an ordinary person, to watch the user app follow the console. */
-export async function userApp(browser: Browser, person: Person, lang: Lang): Promise<{ context: BrowserContext; page: Page }> {
+export async function userApp(
+  browser: Browser,
+  person: Person,
+  lang: Lang,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     baseURL: process.env.E2E_BASE_URL,
     locale: lang === "ar" ? "ar" : "en-US",
     viewport: { width: 390, height: 844 },
+    ...options,
   });
   await context.addInitScript(
     ({ token, userId, lang }: { token: string; userId: string; lang: Lang }) => {

@@ -104,7 +104,7 @@ test("an uploaded story video is processed and the family's player streams it on
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.src), { timeout: 20_000 }).toMatch(/^blob:/);
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.5);
     // It began on the lowest rendition.
-    expect(segments[0]).toMatch(/\/240p\/seg_\d+\.ts$/);
+    expect(segments[0]).toMatch(/\/180p\/seg_\d+\.ts$/);
     await shot("media-hls-playing");
 
     // Captions in the family's language are on screen, as right-to-left Arabic for an Arabic reader; the switch
