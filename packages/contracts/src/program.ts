@@ -2,6 +2,7 @@ import { z } from "zod";
 import { videoUrlSchema } from "./admin.ts";
 import { AGE_GROUPS, CONTACT_GENDERS, GENDERS, LANGUAGES, type Language } from "./constants.ts";
 import { instructionLocationSchema, watchStatusSchema } from "./enums.ts";
+import { mediaStreamSchema } from "./media.ts";
 import { type StoryInput, type StoryPatch, storyInputSchema, storySubtitleSchema, storyTitleSchema } from "./stories.ts";
 import { isIanaTimeZone } from "./time-zones.ts";
 
@@ -68,6 +69,8 @@ export const storySchema = z.object({
   watchStatus: watchStatusSchema.optional(),
   /** Where the signed-in person stopped in it, in whole seconds (one story's answer only; issue 38). */
   positionSeconds: z.number().int().optional(),
+  /** Its processed stream, once ready (one story's answer only): what `GET /api/media/stream` would answer. */
+  stream: mediaStreamSchema.optional(),
 });
 export type Story = z.infer<typeof storySchema>;
 export const storyListSchema = z.array(storySchema);

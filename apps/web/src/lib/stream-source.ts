@@ -36,6 +36,14 @@ export function fetchMediaStream(src: string): Promise<MediaStream | null> {
 }
 
 /**
+ * Keeps a stream the server already sent with the video's link (a story's own answer, issue 38), so the player does
+ * not ask about it again before its first segment.
+ */
+export function rememberMediaStream(src: string, stream: MediaStream): void {
+  answers.set(src, { at: Date.now(), answer: Promise.resolve(stream) });
+}
+
+/**
  * Points `video` at `src` or its HLS version, once the server said which exists. Returns the stream (poster,
  * captions) and whether a source is attached: a player starts playing only then.
  */

@@ -21,7 +21,7 @@ import { sendObject } from "../storage/object-response.ts";
 import { isValidLink } from "../storage/signed-links.ts";
 import { mediaLinkSubject, objectOf } from "../storage/story-media.ts";
 import { removeCaptions, saveCaptions } from "./captions.ts";
-import { NO_STREAM, statesOf, streamOf } from "./media.service.ts";
+import { linkSignature, NO_STREAM, statesOf, streamOf } from "./media.service.ts";
 
 /** Same as a signed story video: only this person's browser keeps it, for about as long as the link lives. */
 const SIGNED_CACHE_CONTROL = "private, max-age=600";
@@ -60,11 +60,9 @@ async function streamFor(deps: FastifyInstance["deps"], src: string) {
   if (!object) return NO_STREAM;
   let signature: { expires: string; signature: string } | null = null;
   if (object.bucket === STORY_MEDIA_BUCKET) {
-    const query = new URLSearchParams(src.split("?")[1] ?? "");
-    const expires = Number(query.get("expires"));
-    const given = query.get("signature") ?? undefined;
-    if (!isValidLink(deps, mediaLinkSubject(object.key), expires, given)) throw badLink();
-    signature = { expires: String(expires), signature: given ?? "" };
+    signature = linkSignature(src);
+    if (!signature || !isValidLink(deps, mediaLinkSubject(object.key), Number(signature.expires), signature.signature))
+      throw badLink();
   }
   return streamOf(deps, src, signature);
 }

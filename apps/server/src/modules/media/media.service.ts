@@ -189,6 +189,21 @@ export async function streamOf(
   };
 }
 
+/** The expiry and signature a signed story-media link carries in its query, or null (a public address). */
+export function linkSignature(src: string): { expires: string; signature: string } | null {
+  const query = new URLSearchParams(src.split("?")[1] ?? "");
+  const expires = query.get("expires");
+  const signature = query.get("signature");
+  return expires && signature ? { expires, signature } : null;
+}
+
+/**
+ * The stream of a video link this server has just signed (a story's own answer carries it, issue 38), so the player
+ * need not ask `GET /api/media/stream` about it; no second check of a signature just made.
+ */
+export const streamOfSignedLink = (deps: Pick<AppDeps, "db" | "storage">, link: string): Promise<MediaStream> =>
+  streamOf(deps, link, linkSignature(link));
+
 /**
  * The length ffprobe measured for each stored file processed so far, by `bucket/key`, in whole seconds: for a voice
  * whose upload carried none (a recording sent without the recorder's measure, a family member's answer).

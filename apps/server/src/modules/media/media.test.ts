@@ -193,6 +193,11 @@ describe("an uploaded story video", { timeout: 60_000 }, () => {
       audioOnly: await bytesOf(stream.audioOnly as string),
     });
     expect(stream.sizes?.audioOnly).toBeLessThan(stream.sizes?.saveData as number);
+
+    // The story's own answer carries its stream: the player need not ask about the link it was just given.
+    const story = (await t.app.inject({ url: `/api/stories/${first.id}`, headers: family.headers })).json();
+    expect(story.stream).toEqual(await streamOf(story.url));
+    expect(story.stream.hls).toMatch(/master\.m3u8$/);
   });
 
   it("refuses a locked story's playlist and segments, as it refuses its video", async () => {

@@ -2,6 +2,7 @@ import { type AnswerItem, type LandingAnswer, type Language, mediaFor, type Ques
 import type { AppDeps } from "../../deps.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
+import { streamOfSignedLink } from "../media/media.service.ts";
 import { lastWatchedOrderOf, positionOf } from "../progress/progress.service.ts";
 import { watchStatusOf } from "../progress/watch-status.ts";
 import { linkExpiry } from "../storage/signed-links.ts";
@@ -77,14 +78,25 @@ export async function storyListJson(deps: ReadDeps, auth: AuthContext | null, la
   return cache ? cache.answer(key, linkExpiry(now), load, build) : build(await load());
 }
 
-export async function getStoryFor(deps: ReadDeps, auth: AuthContext | null, id: string, language?: Language): Promise<Story> {
+export async function getStoryFor(
+  deps: ReadDeps & Pick<AppDeps, "storage">,
+  auth: AuthContext | null,
+  id: string,
+  language?: Language,
+): Promise<Story> {
   const [row, viewer] = await Promise.all([findStory(deps.db, id), viewerOf(deps, auth)]);
   // A draft is not there for families; admins see it (the console's preview).
   if (!row || (row.published === 0 && !auth?.isAdmin)) throw notFound("Story not found");
   const story = toStory(deps, row, viewer, Date.now(), language);
   if (story.watchStatus === "Locked" && !auth?.isAdmin) throw lockedError(row.position);
-  // Where the person stopped, so the story resumes there on any device (issue 38).
-  return auth ? { ...story, positionSeconds: await positionOf(deps, auth.userId, row.id) } : story;
+  if (!auth) return story;
+  // Where the person stopped (the story resumes there on any device) and its stream, so the player starts without
+  // asking about a link just handed out (issue 38).
+  const [positionSeconds, stream] = await Promise.all([
+    positionOf(deps, auth.userId, row.id),
+    story.url ? streamOfSignedLink(deps, story.url) : null,
+  ]);
+  return { ...story, positionSeconds, ...(stream?.hls ? { stream } : {}) };
 }
 
 const lockedError = (order: number) =>

@@ -12,7 +12,7 @@ import { formatBytes } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { getUserId } from "../../lib/session.ts";
-import { useStreamSource } from "../../lib/stream-source.ts";
+import { rememberMediaStream, useStreamSource } from "../../lib/stream-source.ts";
 import { toast } from "../../lib/toast.tsx";
 import { questionsQuery } from "./api/questions.ts";
 import { useStory, useWatchStory } from "./api/stories.ts";
@@ -24,6 +24,9 @@ import { storySubtitle, storyTitle } from "./story-card.tsx";
 import { useFreshMediaLinks } from "./use-fresh-media-links.ts";
 import { usePlaybackPosition } from "./use-playback-position.ts";
 import "./stories.css";
+
+/** Seconds buffered ahead before the poster is fetched. */
+const POSTER_AFTER_SECONDS = 4;
 
 function NativePlayer({
   src,
@@ -45,6 +48,15 @@ function NativePlayer({
   // person's viewing mode (issue 38).
   const mode = useViewingMode();
   const { stream, attached } = useStreamSource(video, src, mode);
+  // The poster waits until a few seconds are buffered: on a weak link it would share the bandwidth with the first
+  // segments (a 30 KB poster at 400 kbit/s made the sound alone stall once). The first frame covers it anyway; with
+  // the sound alone it is the picture from then on.
+  const [posterDue, setPosterDue] = useState(false);
+  const checkBuffer = (el: HTMLVideoElement) => {
+    if (posterDue || el.buffered.length === 0) return;
+    const end = el.buffered.end(el.buffered.length - 1);
+    if (end - el.currentTime >= POSTER_AFTER_SECONDS || end >= el.duration - 0.1) setPosterDue(true);
+  };
   usePlaybackPosition(video, story.id, story.positionSeconds ?? 0, attached);
   const bytes = mode && stream?.sizes ? (SIZE_OF[mode](stream.sizes) ?? stream.sizes.saveData) : null;
   const captions = stream?.captions ?? [];
@@ -66,7 +78,9 @@ function NativePlayer({
       <video
         ref={video}
         className="player__video"
-        poster={stream?.poster ?? undefined}
+        poster={(posterDue && stream?.poster) || undefined}
+        onProgress={(e) => checkBuffer(e.currentTarget)}
+        onTimeUpdate={(e) => checkBuffer(e.currentTarget)}
         playsInline
         autoPlay
         controls
@@ -207,6 +221,7 @@ export function StoryPage() {
   const title = storyTitle(s);
   const embed = embedFor(s.url, window.location.origin);
   const label = t("story.videoLabel", { title });
+  if (embed.kind === "file" && s.stream) rememberMediaStream(embed.src, s.stream);
 
   return (
     <main className="screen journey story-screen">
