@@ -43,7 +43,14 @@ export interface RunningApp {
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "hikaya-bench-"));
   // A benchmark is one client hammering writes from one address: the write limits would measure themselves.
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "silent", SEED_DEMO: "true", RATE_LIMIT_FACTOR: "1000000", ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "silent",
+    SEED_DEMO: "true",
+    RATE_LIMIT_FACTOR: "1000000",
+    MEDIA_PROCESS_DEMO: "false",
+    ...env,
+  });
   const app = await buildApp(config, { logger: false });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;

@@ -50,6 +50,8 @@ export async function startServer(
       AUTH_RATE_LIMIT_FACTOR: "100",
       RATE_LIMIT_FACTOR: "100",
       AUTH_SCRYPT_LOG_N: "14",
+      // The demo's videos stay unprocessed: a spec processes only what it uploads (and CPU stays for the browser).
+      MEDIA_PROCESS_DEMO: "false",
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST_DIR: process.env.E2E_WEB_DIST } : {}),
       ...env,
     },

@@ -23,6 +23,7 @@ import { contentRoutes } from "./modules/content/content.routes.ts";
 import { geoRoutes } from "./modules/geo/geo.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { keepsakeModule } from "./modules/keepsake/keepsake.routes.ts";
+import { enqueueUnprocessed } from "./modules/media/backfill.ts";
 import { enqueueStoredFile } from "./modules/media/enqueue.ts";
 import { mediaRoutes } from "./modules/media/media.routes.ts";
 import { startMediaWorker } from "./modules/media/worker.ts";
@@ -30,6 +31,7 @@ import { messageRoutes } from "./modules/messages/messages.routes.ts";
 import { profileRoutes } from "./modules/profile/profile.routes.ts";
 import { startProfileCache } from "./modules/profile/profile.service.ts";
 import { programRoutes } from "./modules/program/program.routes.ts";
+import { storyVideosInOrder } from "./modules/program/program.service.ts";
 import { startStoryListCache } from "./modules/program/story-list-cache.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { startProgressCache } from "./modules/progress/progress.service.ts";
@@ -142,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     videoConcurrency: config.media.videoConcurrency,
     voiceConcurrency: config.media.voiceConcurrency,
   });
+  if (config.mediaProcessDemo) processUnprocessedMedia(app);
 
   installErrorHandler(app);
   await registerSecurityHeaders(app, config);
@@ -204,4 +207,18 @@ function requestIds(): () => string {
   const prefix = crypto.randomUUID().slice(0, 8);
   let n = 0;
   return () => `${prefix}-${(++n).toString(36)}`;
+}
+
+/**
+ * Issue 38: the demo (and anything else stored before processing existed) gets its HLS versions in the background,
+ * story 1 first, so a new install shows the weak-connection pipeline at work; the originals play until each is ready.
+ * Idempotent: a source with a job of any state is left alone, so later starts enqueue nothing again. Not awaited:
+ * start-up does not wait on a scan of storage.
+ */
+function processUnprocessedMedia(app: App): void {
+  void (async () => {
+    const first = await storyVideosInOrder(app.deps);
+    const { enqueued } = await enqueueUnprocessed(app.deps, { first });
+    if (enqueued.length > 0) app.log.info({ enqueued: enqueued.length }, "unprocessed media enqueued");
+  })().catch((error: unknown) => app.log.error({ err: error }, "could not enqueue unprocessed media"));
 }

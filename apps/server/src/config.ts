@@ -121,6 +121,9 @@ const envSchema = z
     // behind a story video's transcode.
     MEDIA_VIDEO_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
     MEDIA_VOICE_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
+    // At start-up, a job for every stored video and voice without one (the seeded demo first of all), run in the
+    // background at the lowest priority while the originals play. Tests turn it off.
+    MEDIA_PROCESS_DEMO: bool(true),
   })
   .superRefine((env, ctx) => {
     if (env.DATABASE_URL && !env.DATABASE_URL.startsWith("sqlite:") && env.STORAGE_DRIVER === undefined)
@@ -188,6 +191,8 @@ export interface Config {
     videoConcurrency: number;
     voiceConcurrency: number;
   };
+  /** MEDIA_PROCESS_DEMO: enqueue the unprocessed demo (and any other unprocessed stored media) at start-up. */
+  mediaProcessDemo: boolean;
   /** Minutes between storage sweeps after the one at start-up; 0 sweeps at start-up only. */
   storageSweepIntervalMinutes: number;
   /** CACHE_MAX_BYTES: the in-process caches' memory, in bytes, all together. */
@@ -271,6 +276,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       videoConcurrency: env.MEDIA_VIDEO_CONCURRENCY,
       voiceConcurrency: env.MEDIA_VOICE_CONCURRENCY,
     },
+    mediaProcessDemo: env.MEDIA_PROCESS_DEMO,
     storageSweepIntervalMinutes: env.STORAGE_SWEEP_INTERVAL_MINUTES,
     cacheMaxBytes: env.CACHE_MAX_BYTES,
     storage:

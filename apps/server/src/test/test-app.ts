@@ -50,6 +50,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
   const config = loadConfig({
     DATA_DIR: dataDir,
     SEED_DEMO: "false",
+    // No background transcodes a test did not ask for (a test that wants them turns it on).
+    MEDIA_PROCESS_DEMO: "false",
     AUTH_SCRYPT_LOG_N: "12", // cheap password hashing in tests; production keeps N=2^17
     LOG_LEVEL: "silent",
     // Every test speaks from 127.0.0.1; tests of the write limits set RATE_LIMIT_FACTOR=1.

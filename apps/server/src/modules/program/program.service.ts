@@ -174,3 +174,8 @@ export async function getStoryAsAdmin(deps: ReadDeps, id: string): Promise<Story
   if (!row) throw notFound("Story not found");
   return toStory(deps, row, "editor");
 }
+
+/** Every published story's video addresses (each language's), story 1 first: what is processed first (issue 38). */
+export async function storyVideosInOrder(deps: Pick<AppDeps, "db">): Promise<string[]> {
+  return (await listStories(deps.db)).flatMap((row) => [row.video_url, row.video_url_ar].filter((p): p is string => Boolean(p)));
+}
