@@ -41,6 +41,17 @@ export async function signUp(request: APIRequestContext): Promise<Person> {
   return { token: body.token, userId: body.user.id, phone };
 }
 
+/** Watches, through the API, every story before `storyId`, so it is the person's open one. */
+export async function openStoryFor(request: APIRequestContext, person: Person, storyId: string): Promise<void> {
+  const auth = { authorization: `Bearer ${person.token}` };
+  const list = (await (await request.get("/api/stories", { headers: auth })).json()) as { id: string }[];
+  for (const story of list) {
+    if (story.id === storyId) break;
+    const watched = await request.post(`/api/users/${person.userId}/watchStory/${story.id}`, { headers: auth });
+    expect(watched.status(), await watched.text()).toBe(200);
+  }
+}
+
 /** A second browser, signed in as an ordinary person, to watch the user app follow the console. */
 export async function userApp(
   browser: Browser,

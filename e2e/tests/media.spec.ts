@@ -1,7 +1,7 @@
 import arStories from "../../apps/web/src/locales/ar/stories.json" with { type: "json" };
 import enStories from "../../apps/web/src/locales/en/stories.json" with { type: "json" };
 import { adminToken, Console } from "../pages/admin.ts";
-import { cleanUpConsole, DEMO_FILES, LAPTOP, signUp, userApp } from "../support/console-setup.ts";
+import { cleanUpConsole, DEMO_FILES, LAPTOP, openStoryFor, signUp, userApp } from "../support/console-setup.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 // Issue 29: an operator uploads a story video, the server processes it (HLS renditions), the console says when it
@@ -69,13 +69,7 @@ test("an uploaded story video is processed and the family's player streams it on
   const published = await request.put(`/api/admin/stories/${storyId}/published`, { headers, data: { published: true } });
   expect(published.status(), await published.text()).toBe(200);
   const person = await signUp(request);
-  const auth = { authorization: `Bearer ${person.token}` };
-  const list = (await (await request.get("/api/stories", { headers: auth })).json()) as { id: string }[];
-  for (const story of list) {
-    if (story.id === storyId) break;
-    const watched = await request.post(`/api/users/${person.userId}/watchStory/${story.id}`, { headers: auth });
-    expect(watched.status(), await watched.text()).toBe(200);
-  }
+  await openStoryFor(request, person, storyId);
 
   const user = await userApp(browser, person, lang);
   try {

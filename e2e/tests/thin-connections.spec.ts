@@ -5,7 +5,7 @@ import arStories from "../../apps/web/src/locales/ar/stories.json" with { type: 
 import enAccount from "../../apps/web/src/locales/en/account.json" with { type: "json" };
 import enStories from "../../apps/web/src/locales/en/stories.json" with { type: "json" };
 import { adminToken } from "../pages/admin.ts";
-import { cleanUpConsole, DEMO_FILES, type Person, signUp, userApp } from "../support/console-setup.ts";
+import { cleanUpConsole, DEMO_FILES, openStoryFor, type Person, signUp, userApp } from "../support/console-setup.ts";
 import { expect, type Lang, test } from "../support/fixtures.ts";
 
 // Issue 38: families on prepaid mobile data that is slow, costly or gone. A processed story (the 6 s demo clip:
@@ -44,13 +44,7 @@ async function processedStory(request: APIRequestContext, lang: Lang): Promise<{
     )
     .toBe("ready");
   const person = await signUp(request);
-  const auth = { authorization: `Bearer ${person.token}` };
-  const list = (await (await request.get("/api/stories", { headers: auth })).json()) as { id: string }[];
-  for (const story of list) {
-    if (story.id === storyId) break;
-    const watched = await request.post(`/api/users/${person.userId}/watchStory/${story.id}`, { headers: auth });
-    expect(watched.status(), await watched.text()).toBe(200);
-  }
+  await openStoryFor(request, person, storyId);
   return { storyId, person };
 }
 

@@ -18,6 +18,16 @@ export async function findLastWatchedOrder(db: Db, userId: string): Promise<numb
   return Number(row?.last ?? 0);
 }
 
+/** A published story's id and order; a draft is not there for families (it sits after every published story). */
+export async function findPublishedStory(db: Db, storyId: string) {
+  return db
+    .selectFrom("stories")
+    .select(["id", "position"])
+    .where("id", "=", storyId)
+    .where("published", "=", 1)
+    .executeTakeFirst();
+}
+
 export async function listWatched(db: Db, userId: string) {
   return db
     .selectFrom("progress")

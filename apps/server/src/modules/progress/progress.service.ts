@@ -3,7 +3,14 @@ import type { AppDeps } from "../../deps.ts";
 import { AppError, forbidden, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { lastWatchedCacheOf, startLastWatchedCache } from "./last-watched.ts";
-import { findLastWatchedOrder, findPosition, insertWatch, listWatched, savePosition } from "./progress.repository.ts";
+import {
+  findLastWatchedOrder,
+  findPosition,
+  findPublishedStory,
+  insertWatch,
+  listWatched,
+  savePosition,
+} from "./progress.repository.ts";
 import { watchStatusOf } from "./watch-status.ts";
 
 export async function watchedStoriesOf(deps: Pick<AppDeps, "db">, userId: string): Promise<WatchedStory[]> {
@@ -38,12 +45,7 @@ export async function watchStory(
   if (auth.userId !== userId) throw forbidden("You can only record your own progress");
   const outcome = await deps.db.transaction().execute(async (trx) => {
     // A draft is not there for families (it sits after every published story; the stories module).
-    const story = await trx
-      .selectFrom("stories")
-      .select(["id", "position"])
-      .where("id", "=", storyId)
-      .where("published", "=", 1)
-      .executeTakeFirst();
+    const story = await findPublishedStory(trx, storyId);
     if (!story) throw notFound("Story not found");
     const last = await findLastWatchedOrder(trx, userId);
     if (watchStatusOf(story.position, last) === "Locked") {
@@ -86,12 +88,7 @@ export async function savePlaybackPosition(
   seconds: number,
 ): Promise<PlaybackPosition> {
   if (auth.userId !== userId) throw forbidden("You can only record your own progress");
-  const story = await deps.db
-    .selectFrom("stories")
-    .select(["id", "position"])
-    .where("id", "=", storyId)
-    .where("published", "=", 1)
-    .executeTakeFirst();
+  const story = await findPublishedStory(deps.db, storyId);
   if (!story) throw notFound("Story not found");
   if (watchStatusOf(story.position, await lastWatchedOrderOf(deps, userId)) === "Locked")
     throw new AppError("story_locked", "This story is locked. Watch the stories before it first.", { order: story.position });
