@@ -29,6 +29,7 @@ const browserSavesData = () => (navigator as Navigator & { connection?: { saveDa
 export function useViewingMode(): ViewingMode | null {
   const account = useAccount();
   if (account.data) return account.data.viewingMode;
-  if (account.fetchStatus === "fetching") return null;
+  // A first try only: a failing server would otherwise hold the player through every retry's back-off.
+  if (account.fetchStatus === "fetching" && account.failureCount === 0) return null;
   return browserSavesData() ? "save_data" : "best";
 }

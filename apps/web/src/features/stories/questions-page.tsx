@@ -4,6 +4,7 @@ import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
+import { useViewingMode } from "../../lib/account.ts";
 import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useArabicFirst, useTranslation } from "../../lib/i18n.ts";
 import { useMe } from "../../lib/me.ts";
@@ -109,8 +110,9 @@ function QuestionVideo({
 }) {
   const { t } = useTranslation("stories");
   const video = useRef<HTMLVideoElement>(null);
-  // The HLS version when there is one (lib/stream-source.ts); playing starts once a source is attached.
-  const { attached } = useStreamSource(video, src);
+  // The HLS version when there is one (lib/stream-source.ts), in the person's viewing mode (issue 38); playing
+  // starts once a source is attached.
+  const { attached } = useStreamSource(video, src, useViewingMode());
   const [blocked, play] = useAutoplay(video, attached ? src : null);
   return (
     <div className="player">
