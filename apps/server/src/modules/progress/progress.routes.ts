@@ -40,6 +40,7 @@ export async function progressRoutes(fastify: FastifyInstance) {
   app.post(
     "/users/:id/position/:storyId",
     {
+      config: { access: "user" },
       schema: {
         tags: ["progress"],
         summary: "Record where the person stopped in a story (self only, `me` for the caller), to resume there",
