@@ -43,6 +43,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   voice_too_long: 422,
   video_too_long: 422,
   video_too_large: 422,
+  video_failed: 409,
   not_an_operator: 400,
 };
 

@@ -52,6 +52,8 @@ export const ERROR_CODES = [
   "voice_too_long",
   "video_too_long",
   "video_too_large",
+  /** A story whose video failed processing is not published; `details.failure` is the reason (MEDIA_FAILURES). */
+  "video_failed",
   "not_an_operator",
 ] as const;
 

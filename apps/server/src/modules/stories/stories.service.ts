@@ -14,6 +14,7 @@ import { StaleSave, savedOrStale } from "../../db/versions.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, badRequest, conflict, notFound, validated } from "../../errors.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
+import { statesOf } from "../media/media.service.ts";
 import { checkStoryMediaOrigin, listedVideoOrigins } from "../settings/video-origins.ts";
 import { privateMediaRef, releaseFiles, signMedia } from "../storage/story-media.ts";
 import { storeUpload } from "../storage/uploads.service.ts";
@@ -224,7 +225,7 @@ export async function updateStory<T>(
         );
         await audit(trx, actor, "story.update", { type: "story", id }, changed);
         if (data.published !== undefined && data.published !== (Number(before.published ?? 1) === 1))
-          await setPublishedIn(trx, actor, before, data.published, now);
+          await setPublishedIn(trx, actor, { ...before, video_url: next.video_url }, data.published, now);
         if (data.order !== undefined && data.order !== before.position) {
           const current = await repo.storyOrder(trx);
           const ids = arranged(
@@ -259,6 +260,7 @@ export async function updateStory<T>(
  * they cannot see (409 `conflict`, `details.reason` "watched"); delete it instead, which keeps progress as history.
  */
 async function setPublishedIn(trx: Trx, actor: Actor, story: StoryRow, published: boolean, now: string) {
+  if (published) await refuseFailedVideo(trx, story);
   if (!published) {
     const watchedBy = await repo.countProgressForStory(trx, story.id);
     if (watchedBy > 0)
@@ -285,6 +287,28 @@ async function setPublishedIn(trx: Trx, actor: Actor, story: StoryRow, published
       to: ids.indexOf(story.id) + 1,
     },
   );
+}
+
+/**
+ * A story whose video (either language) failed processing is not published (409 `video_failed`, `details.failure` the
+ * reason and `details.video` "en" or "ar"): families would get a file the server could not even read. One still
+ * waiting or processing may be: its original plays until the stream is ready (the console asks the operator first).
+ */
+async function refuseFailedVideo(db: Trx, story: Pick<StoryRow, "video_url" | "video_url_ar">) {
+  const videos = [
+    { video: "en", path: story.video_url },
+    { video: "ar", path: story.video_url_ar ?? null },
+  ].filter((v): v is { video: string; path: string } => v.path !== null);
+  const states = await statesOf(
+    { db },
+    videos.map((v) => v.path),
+  );
+  const index = states.findIndex((s) => s?.status === "failed");
+  if (index < 0) return;
+  throw new AppError("video_failed", "This story's video could not be processed; upload it again before publishing", {
+    video: videos[index]?.video,
+    failure: states[index]?.failure ?? "failed",
+  });
 }
 
 export async function setPublished(deps: WriteDeps, actor: Actor, id: string, published: boolean): Promise<AdminStory> {

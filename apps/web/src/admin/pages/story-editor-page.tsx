@@ -2,22 +2,20 @@ import type { AdminStory, UploadResult } from "@hikaya/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { SubmitButton } from "../../components/submit-button.tsx";
-import { ApiError } from "../../lib/api-client.ts";
-import { errorText } from "../../lib/errors.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
-import { adminQueries, uploadTo, useCreateStory, usePublishStory, useUpdateStory } from "../api.ts";
+import { adminQueries, uploadTo, useCreateStory, useUpdateStory } from "../api.ts";
 import { AdminField } from "../components/admin-field.tsx";
 import { ArabicStoryMedia } from "../components/arabic-media.tsx";
 import { CaptionsEditor } from "../components/captions-editor.tsx";
-import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { MediaJobStatus } from "../components/media-job-status.tsx";
 import { isExternalVideo, MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 import { useSaveErrorText } from "../components/validation.ts";
+import { PublishSection } from "./story-publish.tsx";
 import { QuestionsSection } from "./story-questions.tsx";
 
 export function StoryEditorPage() {
@@ -205,64 +203,6 @@ function StoryForm({ story }: { story?: AdminStory }) {
         {!story && <p className="admin-hint">{t("story.thumbnailAfterSave")}</p>}
       </form>
     </>
-  );
-}
-
-/** Draft or published, with the way to the other state and to the family's-eye preview. */
-function PublishSection({ story }: { story: AdminStory }) {
-  const { t } = useTranslation("admin");
-  const client = useQueryClient();
-  const publish = usePublishStory();
-  const [confirming, setConfirming] = useState(false);
-  const title = currentLanguage() === "ar" ? story.titleAr : story.titleEn;
-
-  async function change(published: boolean) {
-    try {
-      const updated = await publish.mutateAsync({ id: story.id, published });
-      client.setQueryData(adminQueries.story(story.id).queryKey, updated);
-      toast.success(published ? t("story.published") : t("story.unpublished"));
-    } catch (error) {
-      const watched = error instanceof ApiError && (error.details as { reason?: unknown } | undefined)?.reason === "watched";
-      toast.error(watched ? t("story.watchedCannotUnpublish") : errorText(error));
-    }
-  }
-
-  return (
-    <section className="admin-card admin-section admin-publish" aria-labelledby="publish-title">
-      <h2 id="publish-title">{t("story.status")}</h2>
-      <p data-testid="story-status">{story.published ? t("story.statusPublished") : t("story.statusDraft")}</p>
-      <div className="admin-actions">
-        <Link className="admin-button" to={`/admin/stories/${story.id}/preview`}>
-          {t("story.openPreview")}
-        </Link>
-        {story.published ? (
-          <button type="button" className="admin-button" disabled={publish.isPending} onClick={() => void change(false)}>
-            {t("story.unpublish")}
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="admin-button admin-button--primary"
-            disabled={publish.isPending}
-            onClick={() => setConfirming(true)}
-          >
-            {t("story.publish")}
-          </button>
-        )}
-      </div>
-      <ConfirmDialog
-        open={confirming}
-        title={t("story.publishTitle", { title })}
-        body={<p>{t("story.publishBody")}</p>}
-        confirmLabel={t("story.publish")}
-        busy={publish.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={async () => {
-          setConfirming(false);
-          await change(true);
-        }}
-      />
-    </section>
   );
 }
 
