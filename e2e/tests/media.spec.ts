@@ -56,6 +56,18 @@ test("an uploaded story video is processed and the family's player streams it on
   await captions.getByRole("button", { name: named(s.captions.save, en) }).click();
   await expect(c.toast(named(s.captions.savedToast, en))).toBeVisible();
   await captions.getByRole("radio", { name: new RegExp(`^${ar}`) }).check();
+  // An uploaded SubRip file becomes WebVTT; a file that is neither is refused and changes nothing.
+  const arText = captions.getByLabel(named(s.captions.text, ar));
+  const srt = "1\r\n00:00:00,000 --> 00:00:05,000\r\nمرحبا\r\n";
+  await captions
+    .getByLabel(named(s.captions.file, ar))
+    .setInputFiles({ name: "ar.srt", mimeType: "application/x-subrip", buffer: Buffer.from(srt) });
+  await expect(arText).toHaveValue("WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nمرحبا\n");
+  await captions
+    .getByLabel(named(s.captions.file, ar))
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("notes") });
+  await expect(captions.getByRole("alert")).toHaveText(s.captions.problem.not_captions);
+  await expect(arText).toHaveValue("WEBVTT\n\n00:00:00.000 --> 00:00:05.000\nمرحبا\n");
   await captions
     .getByLabel(named(s.captions.file, ar))
     .setInputFiles({ name: "ar.vtt", mimeType: "text/vtt", buffer: Buffer.from(vtt(CUES.ar)) });

@@ -13,10 +13,11 @@ import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { consoleApi } from "../api.ts";
+import { captionsFromFile } from "./captions-file.ts";
 
 /**
  * A stored video's captions, one WebVTT file per language (issue 29, WCAG 2.2 1.2.2): typed here or read from an
- * uploaded .vtt, previewed over the video itself before saving, and saved beside the video on the server
+ * uploaded .vtt or .srt (converted, captions-file.ts), previewed over the video itself before saving, and saved beside the video on the server
  * (modules/media/captions.ts), under its access rule.
  */
 
@@ -69,7 +70,8 @@ function LanguageCaptions({ src, lang, savedUrl }: { src: string; lang: Language
   const client = useQueryClient();
   const ids = useId();
   const [text, setText] = useState<string | null>(null);
-  const [problem, setProblem] = useState<CaptionsProblem | null>(null);
+  // "not_captions": an uploaded file that is neither WebVTT nor SubRip (the text is left as it was).
+  const [problem, setProblem] = useState<CaptionsProblem | "not_captions" | null>(null);
   const [busy, setBusy] = useState(false);
   const stored = useQuery({
     queryKey: ["admin", "captions-text", savedUrl],
@@ -114,11 +116,14 @@ function LanguageCaptions({ src, lang, savedUrl }: { src: string; lang: Language
         <input
           id={`${ids}-file`}
           type="file"
-          accept=".vtt,text/vtt"
+          accept=".vtt,.srt,text/vtt,application/x-subrip"
           className="admin-input"
           onChange={async (e) => {
             const file = e.target.files?.[0];
-            if (file) edit(await file.text());
+            if (!file) return;
+            const converted = captionsFromFile(await file.text());
+            if (converted === null) setProblem("not_captions");
+            else edit(converted);
           }}
         />
       </div>
