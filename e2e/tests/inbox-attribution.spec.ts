@@ -40,8 +40,9 @@ function contrastOf() {
 }
 
 /**
- * Two facilitators answer one family: each sees the other's reply under the name the colleague chose, and only their
- * own as "You", in the list and in the conversation; the labels are legible (at least 4.5:1).
+ * Two facilitators answer one family: each sees the other's reply under the name the colleague chose, styled apart
+ * from their own, and only their own as "You", in the list and in the conversation; the labels are legible (at least
+ * 4.5:1).
  */
 test("a colleague's reply carries their chosen name; only your own says You", async ({
   browser,
@@ -82,15 +83,20 @@ test("a colleague's reply carries their chosen name; only your own says You", as
   const item = page.locator(".inbox__items").getByRole("listitem");
   await expect(item).toHaveCount(1);
   await expect(item.locator(".inbox__you")).toHaveText(s.colleague.replace("{{name}}", "Amal N."));
-  const author = page.locator(".bubble--mine .bubble__author").last();
+  // A colleague's reply is not styled as one's own: Bilal has written nothing yet, so no bubble is his.
+  const author = page.locator(".bubble--colleague .bubble__author").last();
   await expect(author).toHaveText("Amal N.");
+  await expect(page.locator(".bubble--mine")).toHaveCount(0);
   expect(await page.evaluate(contrastOf(), ".inbox__item--active .inbox__you")).toBeGreaterThanOrEqual(4.5);
-  expect(await page.evaluate(contrastOf(), ".bubble--mine .bubble__author")).toBeGreaterThanOrEqual(4.5);
+  expect(await page.evaluate(contrastOf(), ".bubble--colleague .bubble__author")).toBeGreaterThanOrEqual(4.5);
+  expect(await page.evaluate(contrastOf(), ".bubble--colleague .bubble__text")).toBeGreaterThanOrEqual(4.5);
   await shot("inbox-colleague-reply");
 
   expect((await reply(bilal, "Reply from Bilal")).status()).toBe(200);
   await page.goto(conversation);
   await expect(item.locator(".inbox__you")).toHaveText(s.you);
   await expect(page.locator(".bubble--mine .bubble__author").last()).toHaveText(s.youAuthor);
+  expect(await page.evaluate(contrastOf(), ".bubble--mine .bubble__author")).toBeGreaterThanOrEqual(4.5);
+  await expect(page.locator(".bubble--colleague .bubble__author")).toHaveText(["Amal N."]);
   await context.close();
 });

@@ -219,6 +219,7 @@ function ConversationView({ userId }: { userId: string }) {
                     key={item.message._id}
                     message={item.message}
                     mine={item.message.senderRole === "facilitator"}
+                    colleague={item.message.senderRole === "facilitator" && item.message.from !== me}
                     // Only the signed-in operator's own replies say "You"; a colleague's carry their name.
                     author={
                       item.message.senderRole !== "facilitator"

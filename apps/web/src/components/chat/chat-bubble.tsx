@@ -7,11 +7,13 @@ export type DeliveryState = "sending" | "queued" | "failed";
 
 /**
  * One message. Own messages sit at the inline end (right in English, left in Arabic), the other
- * side's at the start. Text is rendered as text, never as HTML.
+ * side's at the start. Text is rendered as text, never as HTML. `colleague`: on the own side (the team's) but
+ * written by another operator, so it is styled apart from one's own (the console's conversation view).
  */
 export function ChatBubble({
   message,
   mine,
+  colleague = false,
   author,
   delivery,
   blob,
@@ -19,6 +21,7 @@ export function ChatBubble({
 }: {
   message: Pick<ChatMessage, "messageType" | "message" | "createdAt" | "durationSeconds">;
   mine: boolean;
+  colleague?: boolean;
   author?: string;
   delivery?: DeliveryState;
   blob?: Blob;
@@ -27,7 +30,9 @@ export function ChatBubble({
   const { t, i18n } = useTranslation("messages");
   return (
     <li className={`bubble-row ${mine ? "bubble-row--mine" : "bubble-row--theirs"}`} data-delivery={delivery}>
-      <div className={`bubble ${mine ? "bubble--mine" : "bubble--theirs"}${delivery ? " bubble--pending" : ""}`}>
+      <div
+        className={`bubble ${mine ? (colleague ? "bubble--colleague" : "bubble--mine") : "bubble--theirs"}${delivery ? " bubble--pending" : ""}`}
+      >
         {author && <span className="bubble__author">{author}</span>}
         {message.messageType === "audio" ? (
           <VoiceNote
