@@ -363,6 +363,23 @@ export const adminAnalyticsSchema = z.object({
   messagesPerDay: z.array(dayCount),
   messagesAvailable: z.boolean(),
   recordingsAvailable: z.boolean(),
+  /**
+   * How fast the team answers: per week (Monday, UTC) in which families began waiting, the median and 90th
+   * percentile (nearest rank) of the time from a family's first unanswered message to the team's next reply, over
+   * the waits answered; `unanswered` those still waiting. `longestWaiting`: the 10 conversations waiting now, longest first.
+   */
+  firstResponse: z.object({
+    weeks: z.array(
+      z.object({
+        weekStart: z.string(),
+        answered: z.number().int(),
+        unanswered: z.number().int(),
+        medianSeconds: z.number().nullable(),
+        p90Seconds: z.number().nullable(),
+      }),
+    ),
+    longestWaiting: z.array(z.object({ userId: z.string(), name: z.string().nullable(), waitingSince: z.string() })),
+  }),
 });
 export type AdminAnalytics = z.infer<typeof adminAnalyticsSchema>;
 

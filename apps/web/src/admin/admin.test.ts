@@ -55,6 +55,7 @@ describe("console logic", () => {
       messagesPerDay: [],
       messagesAvailable: true,
       recordingsAvailable: true,
+      firstResponse: { weeks: [], longestWaiting: [] },
     };
     const csv = analyticsCsv(data).trim().split("\n");
     expect(csv[0]).toBe("section,key,label,count");

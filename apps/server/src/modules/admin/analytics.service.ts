@@ -31,13 +31,15 @@ const fill = (days: string[], rows: { day: string; n: number }[]) => {
  */
 export async function getAnalytics(db: DB, from?: string, to?: string): Promise<AdminAnalytics> {
   const { start, end, days, range } = resolveRange(from, to);
-  const [landingEnds, signups, watchers, stories, recordings, messages] = await Promise.all([
+  const [landingEnds, signups, watchers, stories, recordings, messages, waits, waiting] = await Promise.all([
     repo.countEvents(db, "landing_video_end", range),
     repo.signupsPerDay(db, range),
     repo.watchersPerStory(db, range),
     repo.publishedStories(db),
     repo.recordingsPerStory(db, range),
     repo.messagesPerDay(db, range),
+    repo.waitsStarted(db, range),
+    repo.longestWaiting(db, LONGEST_WAITING),
   ]);
   const signupTotal = signups.reduce((sum, r) => sum + Number(r.n), 0);
   const watchedBy = new Map(watchers.map((w) => [w.id, Number(w.n)]));
@@ -67,5 +69,55 @@ export async function getAnalytics(db: DB, from?: string, to?: string): Promise<
     ),
     messagesAvailable: true,
     recordingsAvailable: true,
+    firstResponse: {
+      weeks: responseWeeks(start, end, waits),
+      longestWaiting: waiting.map((w) => ({
+        userId: w.user_id,
+        name: w.name || w.phone || null,
+        waitingSince: String(w.waiting_since),
+      })),
+    },
   };
+}
+
+const LONGEST_WAITING = 10;
+
+/** The Monday (UTC) of the week holding `iso`, as YYYY-MM-DD. */
+export function weekOf(iso: string): string {
+  const dayStart = Date.parse(`${iso.slice(0, 10)}T00:00:00Z`);
+  const sinceMonday = (new Date(dayStart).getUTCDay() + 6) % 7;
+  return new Date(dayStart - sinceMonday * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The nearest-rank percentile of sorted values: the smallest value with at least `p` of them at or below it. */
+export function percentile(sorted: number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? null;
+}
+
+/** Every week of the range, each with its waits' answer times (in seconds) summed up. */
+function responseWeeks(start: string, end: string, waits: { asked_at: string; answered_at: string | null }[]) {
+  const byWeek = new Map<string, { answered: number[]; unanswered: number }>();
+  for (
+    let week = weekOf(start);
+    week <= end;
+    week = new Date(Date.parse(`${week}T00:00:00Z`) + 7 * DAY_MS).toISOString().slice(0, 10)
+  )
+    byWeek.set(week, { answered: [], unanswered: 0 });
+  for (const wait of waits) {
+    const entry = byWeek.get(weekOf(String(wait.asked_at)));
+    if (!entry) continue;
+    if (wait.answered_at === null) entry.unanswered++;
+    else entry.answered.push((Date.parse(String(wait.answered_at)) - Date.parse(String(wait.asked_at))) / 1000);
+  }
+  return [...byWeek].map(([weekStart, { answered, unanswered }]) => {
+    const sorted = answered.sort((a, b) => a - b);
+    return {
+      weekStart,
+      answered: sorted.length,
+      unanswered,
+      medianSeconds: percentile(sorted, 0.5),
+      p90Seconds: percentile(sorted, 0.9),
+    };
+  });
 }

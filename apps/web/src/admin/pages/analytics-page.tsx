@@ -6,6 +6,7 @@ import { adminQueries } from "../api.ts";
 import { DayBars, HBars } from "../components/charts.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { analyticsCsv } from "../logic.ts";
+import { FirstResponse } from "./first-response.tsx";
 
 const day = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
@@ -98,6 +99,7 @@ export function AnalyticsPage() {
                   color="var(--admin-accent-2)"
                 />
               </section>
+              <FirstResponse data={data.firstResponse} />
             </div>
           );
         }}
