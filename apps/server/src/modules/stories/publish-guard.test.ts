@@ -1,9 +1,8 @@
 import { type MediaFailure, type MediaJobStatus, STORY_MEDIA_BUCKET, storyMediaPath } from "@hikaya/contracts";
-import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
-import { insertJob, type MediaJobsTable } from "../media/media.repository.ts";
+import { enqueueMedia } from "../media/enqueue.ts";
 import { mediaWorkerOf } from "../media/worker.ts";
 
 /**
@@ -45,9 +44,12 @@ async function draftWithVideo(status: MediaJobStatus, failure: MediaFailure | nu
     .set(lang === "en" ? { video_url: storyMediaPath(key) } : { video_url_ar: storyMediaPath(key) })
     .where("id", "=", id)
     .execute();
-  await insertJob(t.app.deps.db, { bucket: STORY_MEDIA_BUCKET, key, kind: "video" }, new Date().toISOString());
-  const jobs = t.app.deps.db.withTables<{ media_jobs: MediaJobsTable }>() as unknown as Kysely<{ media_jobs: MediaJobsTable }>;
-  await jobs
+  await enqueueMedia(t.app.deps, { bucket: STORY_MEDIA_BUCKET, key, kind: "video" });
+  // The state a worker would have written (media's repository is its own; the table is read as account tests do).
+  await t.app.deps.db
+    .withTables<{
+      media_jobs: { object_key: string; status: MediaJobStatus; error_code: MediaFailure | null; progress: number };
+    }>()
     .updateTable("media_jobs")
     .set({ status, error_code: failure, progress: status === "processing" ? 40 : 0 })
     .where("object_key", "=", key)
