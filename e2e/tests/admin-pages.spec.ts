@@ -57,6 +57,9 @@ test("every other console page opens and does its job", async ({ page, lang, sho
   await shot("admin-outbox");
   await c.go(s.nav.analytics, s.analytics.title);
   await expect(page.getByRole("heading", { name: s.analytics.funnel })).toBeVisible();
+  // How the team is doing: first-response time per week, and who waits longest.
+  await expect(page.getByRole("heading", { name: s.analytics.firstResponse.title })).toBeVisible();
+  await expect(page.getByRole("heading", { name: s.analytics.waiting.title })).toBeVisible();
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: s.analytics.csv }).click();
   expect((await download).suggestedFilename()).toMatch(/^hikaya-analytics-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
