@@ -55,6 +55,7 @@ const FILES = {
   "auth/gotrue.disabled.ts": "routes",
   "auth/guards.ts": "logic",
   "auth/live-sessions.ts": "cache",
+  "auth/password-hasher.ts": "logic",
   "auth/phone.ts": "logic",
   "auth/rate-limiter.ts": "logic",
   "auth/secrets.ts": "logic",

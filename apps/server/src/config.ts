@@ -76,6 +76,7 @@ const envSchema = z
     // Auth tuning: tests lower the scrypt cost and raise or lower the rate limits; defaults are production values.
     AUTH_SCRYPT_LOG_N: z.coerce.number().int().min(10).max(20).default(17),
     AUTH_RATE_LIMIT_FACTOR: z.coerce.number().positive().max(1_000_000).default(1),
+    AUTH_HASH_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(32),
     // Like Supabase's jwt_expiry; tests set a few seconds so "after an hour" takes seconds.
     JWT_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(604_800).default(3600),
     // A session not refreshed for this many days ends (0: sessions end only at log-out). Like Supabase's
@@ -171,6 +172,8 @@ export interface Config {
   auth: {
     /** scrypt cost as log2(N); 17 is OWASP's N=2^17, r=8, p=1. */
     scryptLogN: number;
+    /** Password checks that may wait for a free core; one more answers 503 with Retry-After at once. */
+    hashQueueMax: number;
     /** Multiplies every rate limit (tests and benchmarks raise it, security tests lower it). */
     rateLimitFactor: number;
     /** Lifetime of an access token; refresh tokens keep the session going beyond it. */
@@ -263,6 +266,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     auth: {
       scryptLogN: env.AUTH_SCRYPT_LOG_N,
+      hashQueueMax: env.AUTH_HASH_QUEUE_MAX,
       rateLimitFactor: env.AUTH_RATE_LIMIT_FACTOR,
       jwtExpirySeconds: env.JWT_EXPIRY_SECONDS,
       sessionInactivityDays: env.SESSION_INACTIVITY_DAYS,

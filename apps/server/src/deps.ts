@@ -11,6 +11,7 @@ import type { AccessTokens } from "./modules/auth/access-tokens.ts";
 import type { AccountDeletionHook } from "./modules/auth/account-deletion.hook.ts";
 import type { AuthService } from "./modules/auth/auth.service.ts";
 import type { LiveSessions } from "./modules/auth/live-sessions.ts";
+import type { HashQueueStats } from "./modules/auth/password-hasher.ts";
 import type { PhoneAuthService } from "./modules/auth/phone-auth.service.ts";
 import type { SigningKeys } from "./modules/auth/signing-keys.ts";
 import type { FileEvents } from "./modules/storage/file-events.ts";
@@ -38,6 +39,8 @@ export interface AppDeps {
     phoneAuth: PhoneAuthService;
     /** The whole deletion of an account (modules/account registers it), which `/auth/v1`'s admin API runs. */
     accountDeletion: Pick<AccountDeletionHook, "register" | "run">;
+    /** The bounded queue every password hash waits in (password-hasher.ts), as the metrics read it. */
+    hasher: HashQueueStats;
   };
   /** SMS / WhatsApp (and e-mail to the outbox): the outbox by default, a Twilio-style provider by env. */
   messages: MessageProvider;

@@ -6,9 +6,10 @@ import { type MessageProvider, MessageSendError } from "../../infrastructure/sms
 import type { AccessTokenClaims, AccessTokens } from "./access-tokens.ts";
 import type { AuthRepository, SessionRow, UserRow } from "./auth.repository.ts";
 import { authErrors } from "./auth-errors.ts";
+import type { PasswordHasher } from "./password-hasher.ts";
 import { gotruePhone } from "./phone.ts";
 import type { RateLimiter } from "./rate-limiter.ts";
-import { hashPassword, hmacHex } from "./secrets.ts";
+import { hmacHex } from "./secrets.ts";
 import { chooseLanguage } from "./texts.ts";
 import { parseJson, type SupabaseUser, toSupabaseUser } from "./user-view.ts";
 
@@ -86,6 +87,7 @@ export interface AuthCoreDeps {
   messages: MessageProvider;
   limiter: RateLimiter;
   hmacSecret: Buffer;
+  hasher: PasswordHasher;
   config: Pick<Config, "auth" | "publicUrl" | "admin" | "usernameEmailDomain">;
 }
 
@@ -106,6 +108,8 @@ export abstract class AuthCore {
   protected readonly limiter: RateLimiter;
   protected readonly secret: Buffer;
   protected readonly config: AuthCoreDeps["config"];
+  /** Every scrypt goes through its bounded queue. */
+  protected readonly hasher: PasswordHasher;
 
   constructor(deps: AuthCoreDeps) {
     this.repo = deps.repo;
@@ -114,6 +118,7 @@ export abstract class AuthCore {
     this.limiter = deps.limiter;
     this.secret = deps.hmacSecret;
     this.config = deps.config;
+    this.hasher = deps.hasher;
   }
 
   checkPassword(password: unknown): string {
@@ -147,7 +152,7 @@ export abstract class AuthCore {
   }
 
   hashPassword(password: string): Promise<string> {
-    return hashPassword(password, this.config.auth.scryptLogN);
+    return this.hasher.hash(password);
   }
 
   async view(user: UserRow): Promise<SupabaseUser> {

@@ -119,5 +119,13 @@ export const authErrors = {
     new AuthError(403, "insufficient_aal", "AAL2 session is required to change the phone when MFA is enabled.", {
       appCode: "forbidden",
     }),
+  /** Every core busy hashing passwords and the queue full (password-hasher.ts): try again in a moment. */
+  hashingBusy: (retryAfterSeconds: number) => {
+    const error = new AuthError(503, "over_request_rate_limit", "The server is busy. Please try again in a moment.", {
+      appCode: "service_unavailable",
+    });
+    error.retryAfterSeconds = retryAfterSeconds;
+    return error;
+  },
   bannedUser: () => new AuthError(400, "user_banned", "User is banned", { appCode: "account_blocked" }),
 };

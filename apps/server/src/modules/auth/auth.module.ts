@@ -8,6 +8,7 @@ import { AccountDeletionHook } from "./account-deletion.hook.ts";
 import { AuthRepository } from "./auth.repository.ts";
 import { AuthService } from "./auth.service.ts";
 import { LiveSessions } from "./live-sessions.ts";
+import { type HashQueueStats, PasswordHasher } from "./password-hasher.ts";
 import { PhoneAuthService } from "./phone-auth.service.ts";
 import { RateLimiter } from "./rate-limiter.ts";
 import type { SigningKeys } from "./signing-keys.ts";
@@ -46,13 +47,15 @@ export async function createAuthDeps(
   });
   await live.start({ database, bus });
   const limiter = new RateLimiter(hitStoreFor(database), config.auth.rateLimitFactor);
-  const deps = { repo, tokens, messages, limiter, hmacSecret: keys.hmacSecret, config };
+  const hasher = new PasswordHasher({ logN: config.auth.scryptLogN, queueMax: config.auth.hashQueueMax });
+  const deps = { repo, tokens, messages, limiter, hasher, hmacSecret: keys.hmacSecret, config };
   const service = new AuthService(deps);
   const sessions: Pick<LiveSessions, "isActive" | "knownActive" | "onForget"> = live;
   return {
     keys,
     tokens,
     sessions,
+    hasher: hasher as HashQueueStats,
     service,
     phoneAuth: new PhoneAuthService(deps, {
       userAccounts: service.accounts,

@@ -1,7 +1,6 @@
 import { ConfigError } from "../../config.ts";
 import { AuthCore } from "./auth-core.ts";
 import { AuthError } from "./auth-errors.ts";
-import { verifyPassword } from "./secrets.ts";
 import { parseJson } from "./user-view.ts";
 
 /**
@@ -43,7 +42,7 @@ export class AdminBootstrap extends AuthCore {
       const patch: Record<string, unknown> = {};
       if (promotes || app[BOOTSTRAP_MARK] !== true)
         patch.app_metadata = JSON.stringify({ ...app, role: "admin", [BOOTSTRAP_MARK]: true });
-      const newPassword = !(await verifyPassword(admin.password, user.encrypted_password));
+      const newPassword = !(await this.hasher.verify(admin.password, user.encrypted_password));
       if (newPassword) patch.encrypted_password = await this.hashPassword(admin.password);
       if (!user.email_confirmed_at) patch.email_confirmed_at = new Date().toISOString();
       if (Object.keys(patch).length) {

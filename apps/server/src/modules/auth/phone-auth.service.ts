@@ -4,7 +4,7 @@ import { AuthCore, type AuthCoreDeps, type Caller, RESET_TOKEN_TTL_MS, type Requ
 import { AuthError, authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
 import { phoneWithCountry, resolveCountry } from "./phone.ts";
-import { randomToken, verifyPassword } from "./secrets.ts";
+import { randomToken } from "./secrets.ts";
 import type { SessionsService } from "./sessions.service.ts";
 import { authText } from "./texts.ts";
 import type { UserAccountsService } from "./user-accounts.service.ts";
@@ -221,7 +221,7 @@ export class PhoneAuthService extends AuthCore {
   async changePassword(caller: Caller, input: { oldPassword: string; newPassword: string }, meta: RequestMeta) {
     // As PUT /auth/v1/user: with a verified factor, only a session that passed it may change the password.
     if (await this.lacksSecondFactor(caller.user.id, caller.session)) throw authErrors.aal2ToChangePassword();
-    if (!(await verifyPassword(input.oldPassword, caller.user.encrypted_password))) {
+    if (!(await this.hasher.verify(input.oldPassword, caller.user.encrypted_password))) {
       await this.audit(caller.user.id, "change_password_failed", meta);
       throw new AppError("incorrect_password", "Current password is incorrect");
     }

@@ -55,10 +55,3 @@ export async function verifyPassword(password: string, stored: string | null): P
   const actual = await scryptAsync(password, Buffer.from(salt, "base64"), Number(ln), Number(r), Number(p));
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
-
-let dummyHash: Promise<string> | undefined;
-/** Spends the same time as a real check when there is no such user, so timing does not reveal who exists. */
-export async function burnPasswordCheck(password: string, logN: number): Promise<void> {
-  dummyHash ??= hashPassword("not-a-real-password", logN);
-  await verifyPassword(password, await dummyHash);
-}

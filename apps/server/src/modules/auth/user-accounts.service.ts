@@ -5,7 +5,6 @@ import { AuthCore, type AuthCoreDeps, type Caller, type RequestMeta } from "./au
 import { AuthError, authErrors } from "./auth-errors.ts";
 import type { CodesService } from "./codes.service.ts";
 import { gotruePhone } from "./phone.ts";
-import { burnPasswordCheck, verifyPassword } from "./secrets.ts";
 import type { SessionsService } from "./sessions.service.ts";
 import { authText } from "./texts.ts";
 import { parseJson, roleChanged } from "./user-view.ts";
@@ -64,11 +63,11 @@ export class UserAccountsService extends AuthCore {
     const password = typeof input.password === "string" ? input.password : "";
     const user = email ? await this.repo.findUserByEmail(email) : phone ? await this.repo.findUserByPhone(phone) : undefined;
     if (!user?.encrypted_password) {
-      await burnPasswordCheck(password, this.config.auth.scryptLogN);
+      await this.hasher.burn(password);
       await this.audit(user?.id ?? null, "login_failed", meta, { reason: "unknown_account" });
       throw authErrors.invalidCredentials();
     }
-    if (!(await verifyPassword(password, user.encrypted_password))) {
+    if (!(await this.hasher.verify(password, user.encrypted_password))) {
       await this.audit(user.id, "login_failed", meta, { reason: "wrong_password" });
       throw authErrors.invalidCredentials();
     }
@@ -106,7 +105,7 @@ export class UserAccountsService extends AuthCore {
     }
     if (input.password !== undefined && input.password !== null) {
       const password = this.checkPassword(input.password);
-      if (await verifyPassword(password, user.encrypted_password))
+      if (await this.hasher.verify(password, user.encrypted_password))
         throw new AuthError(422, "same_password", "New password should be different from the old password.");
       await this.repo.updateUser(user.id, { encrypted_password: await this.hashPassword(password), updated_at: now });
       await this.repo.deleteSessionsOf(user.id, caller.session.id);
@@ -165,7 +164,7 @@ export class UserAccountsService extends AuthCore {
   /** Whether `password` is the person's current password. */
   async passwordMatches(userId: string, password: string): Promise<boolean> {
     const user = await this.repo.findUserById(userId);
-    return Boolean(user?.encrypted_password) && (await verifyPassword(password, user?.encrypted_password ?? null));
+    return Boolean(user?.encrypted_password) && (await this.hasher.verify(password, user?.encrypted_password ?? null));
   }
 
   /**
