@@ -32,6 +32,8 @@ export const EXTERNAL_PACKAGES = [
   "@ffmpeg-installer/",
   "@ffprobe-installer/",
   "uqr",
+  // Imported only when METRICS_TOKEN is set (plugins/metrics.ts).
+  "prom-client",
 ];
 
 const isExternal = (id: string) =>

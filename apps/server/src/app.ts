@@ -6,6 +6,8 @@ import type { App, AppDeps } from "./deps.ts";
 import { createMessageBus } from "./infrastructure/bus/index.ts";
 import { createFileStorage } from "./infrastructure/files/index.ts";
 import { CachingFileStorage, FILES_SHARE } from "./infrastructure/files/memory-cache.ts";
+import { countingBus } from "./infrastructure/metrics/counting-bus.ts";
+import { AppMetrics } from "./infrastructure/metrics/metrics.ts";
 import { createSecretStore } from "./infrastructure/secrets/index.ts";
 import { createMessageProvider } from "./infrastructure/sms/index.ts";
 import { accountSettingsRoutes } from "./modules/account/account.routes.ts";
@@ -54,6 +56,7 @@ import {
   trustProxyOption,
 } from "./plugins/http-edge.ts";
 import { installSecretQueryRefusal, requestSerializer } from "./plugins/secret-queries.ts";
+import { installMetrics } from "./plugins/metrics.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { installBodyTimeout } from "./plugins/timeouts.ts";
 import { installTokenApiBody } from "./plugins/token-api-body.ts";
@@ -93,7 +96,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const database = options.database ?? openDatabase(config.database);
   const ownsDatabase = !options.database;
-  const bus = await createMessageBus(config.database);
+  const metrics = new AppMetrics();
+  // Counting the bus's signals costs a map entry per publish: only when the metrics are on.
+  const plainBus = await createMessageBus(config.database);
+  const bus = config.metricsToken ? countingBus(plainBus, metrics) : plainBus;
   try {
     await migrateToLatest(database);
     const secrets = createSecretStore(config, database);
@@ -115,8 +121,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       storage,
       fileEvents: new FileEvents(),
       bus,
-      auth: await createAuthDeps(config, database, keys, messages, bus),
+      auth: await createAuthDeps(config, database, keys, messages, bus, metrics),
       messages,
+      metrics,
     };
     app.decorate("deps", deps);
     // Auth's admin API deletes accounts through account's deletion, registered here so auth imports no module.
@@ -147,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (config.mediaProcessDemo) processUnprocessedMedia(app);
 
   installErrorHandler(app);
+  await installMetrics(app, metrics, config.metricsToken); // before every route: its hook times them all
   await registerSecurityHeaders(app, config);
   installInputRules(app);
   installSecretQueryRefusal(app);

@@ -22,6 +22,8 @@ const envSchema = z
       .regex(/^(postgres(ql)?:\/\/|sqlite:)/, "must start with postgres://, postgresql:// or sqlite:")
       .optional(),
     PUBLIC_URL: z.url().optional(),
+    // At least 16 characters: the one secret between the server and its scraper.
+    METRICS_TOKEN: z.string().min(16).optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     ADMIN_EMAIL: z.email().optional(),
     ADMIN_PASSWORD: z.string().min(6, "must be at least 6 characters").optional(),
@@ -154,6 +156,8 @@ export interface Config {
   database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
   publicUrl: string | undefined;
   logLevel: Env["LOG_LEVEL"];
+  /** `/metrics` answers only `Authorization: Bearer <this>`; unset, `/metrics` is off (404). */
+  metricsToken: string | undefined;
   admin: { email: string; password: string; promoteExisting: boolean } | undefined;
   usernameEmailDomain: string;
   seedDemo: boolean;
@@ -248,6 +252,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     database,
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ""),
     logLevel: env.LOG_LEVEL,
+    metricsToken: env.METRICS_TOKEN,
     admin:
       env.ADMIN_EMAIL && env.ADMIN_PASSWORD
         ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD, promoteExisting: env.ADMIN_EMAIL_PROMOTE_EXISTING }

@@ -5,6 +5,7 @@ import type { Config } from "./config.ts";
 import type { DatabaseHandle, DB } from "./db/database.ts";
 import type { MessageBus } from "./infrastructure/bus/bus.ts";
 import type { FileStorage } from "./infrastructure/files/file-storage.ts";
+import type { AppMetrics } from "./infrastructure/metrics/metrics.ts";
 import type { SecretStore } from "./infrastructure/secrets/secret-store.ts";
 import type { MessageProvider } from "./infrastructure/sms/sms-provider.ts";
 import type { AccessTokens } from "./modules/auth/access-tokens.ts";
@@ -44,6 +45,8 @@ export interface AppDeps {
   };
   /** SMS / WhatsApp (and e-mail to the outbox): the outbox by default, a Twilio-style provider by env. */
   messages: MessageProvider;
+  /** What /metrics reports (infrastructure/metrics/metrics.ts): each call a no-op until METRICS_TOKEN is set. */
+  metrics: AppMetrics;
 }
 
 declare module "fastify" {

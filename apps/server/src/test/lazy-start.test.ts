@@ -18,6 +18,7 @@ const OPTIONAL = [
   "/file-type/",
   "/otpauth/",
   "/uqr/",
+  "/prom-client/",
   "/@fastify/swagger",
   "/@ffmpeg-installer/",
   "/@ffprobe-installer/",
@@ -114,10 +115,11 @@ describe("the bundle `npm start` runs (apps/server/build.ts)", () => {
     expect(OPTIONAL.filter((name) => loaded.some((url) => url.includes(name)))).toEqual([]);
   });
 
-  it("serves the API and the API docs, whose packages load from node_modules", async () => {
-    await modulesOfStart(
+  it("serves the API, the API docs and the metrics, whose packages load from node_modules", async () => {
+    const token = "lazy-start-metrics-token";
+    const loaded = await modulesOfStart(
       "bundle-serves",
-      { STORAGE_DRIVER: "local", SEED_DEMO: "true" },
+      { STORAGE_DRIVER: "local", SEED_DEMO: "true", METRICS_TOKEN: token },
       join(bundle, "main.mjs"),
       async (url) => {
         const stories = await fetch(`${url}/api/stories`);
@@ -128,7 +130,11 @@ describe("the bundle `npm start` runs (apps/server/build.ts)", () => {
         expect(Object.keys(((await docs.json()) as { paths: object }).paths).length).toBeGreaterThan(100);
         const ui = await fetch(`${url}/api/docs/`);
         expect(ui.status).toBe(200);
+        const metrics = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+        expect(metrics.status).toBe(200);
+        expect(await metrics.text()).toContain('hikaya_http_request_duration_seconds_count{route="/api/stories"');
       },
     );
+    expect(loaded.some((url) => url.includes("/node_modules/prom-client/"))).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import type { DatabaseHandle } from "../../db/database.ts";
 import type { Watched } from "../../db/write-watch.ts";
 import type { MessageBus } from "../bus/bus.ts";
+import type { AppMetrics, CacheCounter } from "../metrics/metrics.ts";
 import { type Changed, onTableChanges } from "./table-changes.ts";
 
 // The entry's bookkeeping beyond its key's characters and the value's own size (lru-cache's slots, the key
@@ -17,6 +18,8 @@ export interface CacheOptions<V> {
   live?: () => boolean;
   /** Told of every entry that leaves (forgotten, evicted, replaced), for an index kept beside the cache. */
   onRemove?: (value: V, key: string) => void;
+  /** Told each read's outcome, for /metrics (AppMetrics.cache(name)). */
+  counter?: CacheCounter;
 }
 
 /**
@@ -27,12 +30,14 @@ export interface CacheOptions<V> {
 export class Cache<V extends {}> {
   readonly #lru: LRUCache<string, V> | null;
   readonly #live: () => boolean;
+  readonly #counter: CacheCounter | undefined;
   // One token per load in flight; forgetting its key (or clearing) drops it, and the load then stores nothing.
   readonly #loading = new Map<string, object>();
 
   constructor(options: CacheOptions<V>) {
     const { maxBytes, sizeOf, onRemove } = options;
     this.#live = options.live ?? (() => true);
+    this.#counter = options.counter;
     // lru-cache refuses a zero bound: a cache of no bytes is no cache at all.
     this.#lru =
       maxBytes > 0
@@ -54,7 +59,10 @@ export class Cache<V extends {}> {
 
   /** The value held for `key` (now the most recently used): undefined when not held or while not live. */
   get(key: string): V | undefined {
-    return this.#live() ? this.#lru?.get(key) : undefined;
+    const held = this.#live() ? this.#lru?.get(key) : undefined;
+    if (held === undefined) this.#counter?.miss();
+    else this.#counter?.hit();
+    return held;
   }
 
   /** Holds `value` unless it alone is over the bound (lru-cache then refuses it) or the cache is not live. */
@@ -110,14 +118,16 @@ export class Cache<V extends {}> {
  * a write whose keys cannot be told forgets everything.
  */
 export async function startTableCache<V extends {}>(
-  deps: { database: Pick<DatabaseHandle, "writes">; bus: MessageBus },
+  deps: { database: Pick<DatabaseHandle, "writes">; bus: MessageBus; metrics?: AppMetrics },
   options: Omit<CacheOptions<V>, "live"> & {
     channel: string;
     tables: Watched;
     keysOf?: (key: string) => readonly string[];
   },
 ): Promise<{ cache: Cache<V>; stop: () => Promise<void> }> {
-  const cache = new Cache<V>({ ...options, live: () => deps.bus.live });
+  // Named by its channel in /metrics.
+  const counter = deps.metrics?.cache(options.channel);
+  const cache = new Cache<V>({ ...options, live: () => deps.bus.live, ...(counter && { counter }) });
   const stop = await onTableChanges(deps, {
     channel: options.channel,
     tables: options.tables,

@@ -1,6 +1,7 @@
 import type { Config } from "../../config.ts";
 import type { DatabaseHandle } from "../../db/database.ts";
 import type { MessageBus } from "../../infrastructure/bus/bus.ts";
+import type { AppMetrics } from "../../infrastructure/metrics/metrics.ts";
 import { hitStoreFor } from "../../infrastructure/rate-limit/fixed-window.ts";
 import type { MessageProvider } from "../../infrastructure/sms/index.ts";
 import { AccessTokens } from "./access-tokens.ts";
@@ -27,6 +28,7 @@ export async function createAuthDeps(
   keys: SigningKeys,
   messages: MessageProvider,
   bus: MessageBus,
+  metrics?: AppMetrics,
 ) {
   const { db } = database;
   // Before any token is verified: a rotation that drops a key must reach this process's token cache.
@@ -47,7 +49,7 @@ export async function createAuthDeps(
   });
   await live.start({ database, bus });
   const limiter = new RateLimiter(hitStoreFor(database), config.auth.rateLimitFactor);
-  const hasher = new PasswordHasher({ logN: config.auth.scryptLogN, queueMax: config.auth.hashQueueMax });
+  const hasher = new PasswordHasher({ logN: config.auth.scryptLogN, queueMax: config.auth.hashQueueMax, metrics });
   const deps = { repo, tokens, messages, limiter, hasher, hmacSecret: keys.hmacSecret, config };
   const service = new AuthService(deps);
   const sessions: Pick<LiveSessions, "isActive" | "knownActive" | "onForget"> = live;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
+import type { AppMetrics } from "../../infrastructure/metrics/metrics.ts";
 import { authErrors } from "./auth-errors.ts";
 import { hashPassword, verifyPassword } from "./secrets.ts";
 
@@ -20,8 +21,6 @@ export interface HashQueueStats {
   waiting: number;
   completed: number;
   rejected: number;
-  /** Told the seconds each finished check took (the metrics' histogram, when METRICS_TOKEN is set). */
-  onDuration: ((seconds: number) => void) | undefined;
 }
 
 /**
@@ -39,14 +38,17 @@ export class PasswordHasher implements HashQueueStats {
   readonly #queueMax: number;
   readonly #waiting: { start(): void; timer: NodeJS.Timeout }[] = [];
   #averageMs: number;
-  onDuration: ((seconds: number) => void) | undefined;
+  readonly #metrics: AppMetrics | undefined;
   // What a check of an unknown account compares with: random bytes at the configured cost, so it costs one
   // scrypt like a real check (no hashing needed to make it).
   readonly #dummyHash: string;
 
   readonly #maxWaitMs: number;
 
-  constructor(options: { logN: number; queueMax: number; concurrency?: number; maxWaitMs?: number }) {
+  constructor(options: { logN: number; queueMax: number; concurrency?: number; maxWaitMs?: number; metrics?: AppMetrics }) {
+    this.#metrics = options.metrics;
+    options.metrics?.gauge("auth_hash_running", () => [{ labels: {}, value: this.running }]);
+    options.metrics?.gauge("auth_hash_waiting", () => [{ labels: {}, value: this.waiting }]);
     this.#maxWaitMs = options.maxWaitMs ?? MAX_WAIT_MS;
     this.#logN = options.logN;
     this.#queueMax = options.queueMax;
@@ -75,6 +77,7 @@ export class PasswordHasher implements HashQueueStats {
 
   #busy(waitMs: number) {
     this.rejected++;
+    this.#metrics?.count("auth_hash_rejected_total");
     return authErrors.hashingBusy(Math.max(1, Math.ceil(waitMs / 1000)));
   }
 
@@ -107,7 +110,7 @@ export class PasswordHasher implements HashQueueStats {
       const ms = performance.now() - started;
       // Recent checks weigh most: the time a check takes changes with the machine's other load.
       this.#averageMs = this.#averageMs * 0.7 + ms * 0.3;
-      this.onDuration?.(ms / 1000);
+      this.#metrics?.observe("auth_hash_duration_seconds", ms / 1000);
       this.completed++;
       const next = this.#waiting.shift();
       if (next) next.start();

@@ -213,3 +213,14 @@ export async function finishJob(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** Jobs waiting for a worker, per lane (kind), for /metrics: read at each scrape, never per request. */
+export async function waitingByKind(db: DB): Promise<{ kind: MediaKind; count: number }[]> {
+  const rows = await jobs(db)
+    .selectFrom("media_jobs")
+    .select((eb) => ["kind", eb.fn.countAll<number | string>().as("count")])
+    .where("status", "=", "waiting")
+    .groupBy("kind")
+    .execute();
+  return rows.map((row) => ({ kind: row.kind, count: Number(row.count) }));
+}

@@ -11,6 +11,7 @@ import {
   type MediaKind,
   nextLeaseEnd,
   reportProgress,
+  waitingByKind,
 } from "./media.repository.ts";
 import { processJob, removeAbandonedWork } from "./media.service.ts";
 
@@ -45,7 +46,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   now: () => new Date(),
 };
 
-type Deps = Pick<AppDeps, "db" | "database" | "storage">;
+type Deps = Pick<AppDeps, "db" | "database" | "storage"> & Partial<Pick<AppDeps, "metrics">>;
 
 /**
  * One replica's media worker: one job at a time (ffmpeg already uses the cores it is given). Jobs are claimed in
@@ -151,6 +152,10 @@ export class MediaWorker {
     return true;
   }
 
+  #timed(job: MediaJobRow, started: number, outcome: "ready" | "failed") {
+    this.deps.metrics?.observe("media_job_duration_seconds", (Date.now() - started) / 1000, { lane: job.kind, outcome });
+  }
+
   private async run(job: MediaJobRow): Promise<void> {
     const started = Date.now();
     const controller = new AbortController();
@@ -193,6 +198,7 @@ export class MediaWorker {
         this.log.warn({ job: job.id, worker: this.id }, "media job finished after its claim was taken over");
         return;
       }
+      this.#timed(job, started, "ready");
       this.log.info(
         { job: job.id, key: job.object_key, worker: this.id, attempt: job.attempts, ms: Date.now() - started },
         "media job ready",
@@ -212,6 +218,7 @@ export class MediaWorker {
         error: failure?.message ?? (error instanceof Error ? error.message : String(error)),
         now: this.options.now().toISOString(),
       });
+      this.#timed(job, started, "failed");
       this.log.warn({ job: job.id, key: job.object_key, reason: failure?.reason }, "media job failed");
     } finally {
       clearTimeout(limit);
@@ -289,6 +296,9 @@ export const mediaWorkerOf = (app: App): MediaWorkers | undefined => groups.get(
 /** This replica's workers, from start-up until the server closes (a running ffmpeg is killed on close). */
 export function startMediaWorker(app: App, options: Partial<GroupOptions> = {}): MediaWorkers {
   const group = new MediaWorkers(app.deps, app.log, options);
+  app.deps.metrics.gauge("media_queue_depth", async () =>
+    (await waitingByKind(app.deps.db)).map((lane) => ({ labels: { lane: lane.kind }, value: lane.count })),
+  );
   groups.set(app, group);
   group.start();
   app.addHook("onClose", async () => group.stop());

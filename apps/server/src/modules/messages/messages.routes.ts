@@ -60,6 +60,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   await hub.start();
   const service = new MessagesService(db, database.dialect, storage, hub, app.deps);
   const streams = new LiveStreams(hub, (sessionId) => app.deps.auth.sessions.isActive(sessionId));
+  app.deps.metrics.gauge("live_streams_open", () => [{ labels: {}, value: streams.size }]);
   const stopRechecking = app.deps.auth.sessions.onForget((changed) => streams.recheck(changed));
   app.addHook("preClose", async () => {
     stopRechecking();

@@ -1,6 +1,7 @@
 import type { AppDeps } from "../../deps.ts";
 import { Cache } from "../../infrastructure/cache/cache.ts";
 import { onTableChanges } from "../../infrastructure/cache/table-changes.ts";
+import type { CacheCounter } from "../../infrastructure/metrics/metrics.ts";
 
 export const STORY_LIST_CHANNEL = "story_list_changed";
 // 3/16 of CACHE_MAX_BYTES (12 MB at the default, far more than the answers of every kind of viewer); the shares are
@@ -19,9 +20,9 @@ export class StoryListCache<Row> {
   #expires = 0;
 
   /** `live`: false while changes may go unheard (the bus is down): then every answer is built from the database. */
-  constructor(maxBytes: number, live: () => boolean = () => true) {
+  constructor(maxBytes: number, live: () => boolean = () => true, counter?: CacheCounter) {
     const sizeOf = (held: Buffer | Row[]) => (held instanceof Buffer ? held.byteLength : 2 * JSON.stringify(held).length);
-    this.#cache = new Cache({ maxBytes, sizeOf, live });
+    this.#cache = new Cache({ maxBytes, sizeOf, live, ...(counter && { counter }) });
   }
 
   get bytes(): number {
@@ -48,9 +49,13 @@ const caches = new WeakMap<object, StoryListCache<unknown>>();
 
 /** Starts the cache for this app's database; the story list reads through it from then on. */
 export async function startStoryListCache(
-  deps: Pick<AppDeps, "db" | "database" | "bus" | "config">,
+  deps: Pick<AppDeps, "db" | "database" | "bus" | "config" | "metrics">,
 ): Promise<() => Promise<void>> {
-  const cache = new StoryListCache<unknown>(Math.floor(deps.config.cacheMaxBytes * STORY_LIST_SHARE), () => deps.bus.live);
+  const cache = new StoryListCache<unknown>(
+    Math.floor(deps.config.cacheMaxBytes * STORY_LIST_SHARE),
+    () => deps.bus.live,
+    deps.metrics.cache("story_list"),
+  );
   const stop = await onTableChanges(deps, {
     channel: STORY_LIST_CHANNEL,
     tables: { stories: [] },

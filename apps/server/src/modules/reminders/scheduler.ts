@@ -10,7 +10,7 @@ import { createStopToken } from "./stop-links.ts";
 import { NAMELESS, renderTemplate } from "./templates.ts";
 import { minutesUntilWindow, timeZoneOfPerson } from "./time-window.ts";
 
-type Deps = Pick<AppDeps, "db" | "database" | "messages" | "config" | "auth">;
+type Deps = Pick<AppDeps, "db" | "database" | "messages" | "config" | "auth"> & Partial<Pick<AppDeps, "metrics">>;
 type Rules = Awaited<ReturnType<typeof getSettings>>;
 
 /** A provider that fails is tried this many times in all, waiting RETRY_BASE_MS × 4^(try−1) between tries. */
@@ -206,6 +206,7 @@ export class ReminderScheduler {
     try {
       const sent = await messages.send({ channel, to: phone, body, purpose });
       await finish({ status: "sent", channel, attempts, sent_at: at, outbox_id: sent.id, last_error: null });
+      this.#deps.metrics?.count("reminder_sends_total", { channel });
       return "sent";
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
