@@ -94,9 +94,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const metrics = new AppMetrics();
   const database = options.database ?? openDatabase(config.database);
   const ownsDatabase = !options.database;
-  const metrics = new AppMetrics();
   // Counting the bus's signals costs a map entry per publish: only when the metrics are on.
   const plainBus = await createMessageBus(config.database);
   const bus = config.metricsToken ? countingBus(plainBus, metrics) : plainBus;
@@ -110,6 +110,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const storage = new CachingFileStorage(
       await createFileStorage(config.storage),
       Math.floor(config.cacheMaxBytes * FILES_SHARE),
+      undefined,
+      metrics.cache("files"),
     );
     await storage.check?.();
     app.addHook("onClose", await storage.listen(bus));

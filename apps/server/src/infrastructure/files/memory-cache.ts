@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import type { Bucket } from "@hikaya/contracts";
 import type { MessageBus } from "../bus/bus.ts";
 import { Cache } from "../cache/cache.ts";
+import type { CacheCounter } from "../metrics/metrics.ts";
 import type { ByteRange, FileStorage, ListedObject, StoredObjectInfo } from "./file-storage.ts";
 
 /** Objects up to this size (thumbnails, character pictures, small audio) are answered from memory. */
@@ -42,12 +43,13 @@ export class CachingFileStorage implements FileStorage {
   readonly #now: () => number;
   #bus: MessageBus | null = null;
 
-  constructor(inner: FileStorage, maxBytes: number, now: () => number = () => Date.now()) {
+  constructor(inner: FileStorage, maxBytes: number, now: () => number = () => Date.now(), counter?: CacheCounter) {
     this.#inner = inner;
     this.#entries = new Cache<Entry>({
       maxBytes,
       sizeOf: (entry) => ENTRY_OVERHEAD_BYTES + (entry.object.bytes?.length ?? 0),
       live: () => this.#bus?.live ?? true,
+      ...(counter && { counter }),
     });
     this.#now = now;
     if (inner.check) this.check = () => inner.check?.() as Promise<void>;

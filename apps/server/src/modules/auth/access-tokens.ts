@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { AppError } from "../../errors.ts";
 import { Cache } from "../../infrastructure/cache/cache.ts";
+import type { CacheCounter } from "../../infrastructure/metrics/metrics.ts";
 import type { SigningKeys } from "./signing-keys.ts";
 
 /** The claims Supabase puts in an access token, which supabase-js and our guards read. */
@@ -38,9 +39,13 @@ export class AccessTokens {
   /** JWT_EXPIRY_SECONDS. */
   readonly ttlSeconds: number;
 
-  constructor(keys: SigningKeys, issuer: string, ttlSeconds: number, options: { maxBytes: number }) {
-    // A token's claims as their JSON would count, twice for UTF-16, plus the key id.
-    this.#verified = new Cache({ maxBytes: options.maxBytes, sizeOf: (entry) => 2 * (JSON.stringify(entry.claims).length + 64) });
+  constructor(keys: SigningKeys, issuer: string, ttlSeconds: number, options: { maxBytes: number; counter?: CacheCounter }) {
+    this.#verified = new Cache({
+      maxBytes: options.maxBytes,
+      // A token's claims as their JSON would count, twice for UTF-16, plus the key id.
+      sizeOf: (entry) => 2 * (JSON.stringify(entry.claims).length + 64),
+      ...(options.counter && { counter: options.counter }),
+    });
     this.#keys = keys;
     this.#issuer = issuer;
     this.ttlSeconds = ttlSeconds;

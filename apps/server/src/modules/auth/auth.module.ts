@@ -38,6 +38,7 @@ export async function createAuthDeps(
   const issuer = `${config.publicUrl ?? `http://localhost:${config.port}`}/auth/v1`;
   const tokens = new AccessTokens(keys, issuer, config.auth.jwtExpirySeconds, {
     maxBytes: Math.floor(config.cacheMaxBytes * VERIFIED_TOKENS_SHARE),
+    ...(metrics && { counter: metrics.cache("verified_tokens") }),
   });
   const idleDays = config.auth.sessionInactivityDays;
   // The repository and the limiter stay inside the module: its two services share them, nothing else sees them.
@@ -46,6 +47,7 @@ export async function createAuthDeps(
   const live = new LiveSessions({
     maxBytes: Math.floor(config.cacheMaxBytes * LIVE_SESSIONS_SHARE),
     lookup: (sessionId) => repo.liveSession(sessionId, idleDays),
+    ...(metrics && { counter: metrics.cache("live_sessions") }),
   });
   await live.start({ database, bus });
   const limiter = new RateLimiter(hitStoreFor(database), config.auth.rateLimitFactor);

@@ -2,6 +2,7 @@ import type { DatabaseHandle } from "../../db/database.ts";
 import type { MessageBus } from "../../infrastructure/bus/bus.ts";
 import { Cache } from "../../infrastructure/cache/cache.ts";
 import { type Changed, onTableChanges } from "../../infrastructure/cache/table-changes.ts";
+import type { CacheCounter } from "../../infrastructure/metrics/metrics.ts";
 import type { LiveSessionRow } from "./auth.repository.ts";
 
 export const SESSIONS_ENDED_CHANNEL = "auth_sessions_ended";
@@ -28,11 +29,13 @@ export class LiveSessions {
     maxBytes: number;
     lookup: (sessionId: string) => Promise<LiveSessionRow | undefined>;
     now?: () => number;
+    counter?: CacheCounter;
   }) {
     this.#lookup = options.lookup;
     this.#now = options.now ?? Date.now;
     this.#cache = new Cache<LiveSessionRow>({
       maxBytes: options.maxBytes,
+      ...(options.counter && { counter: options.counter }),
       sizeOf: (row) => INDEX_BYTES + 2 * row.userId.length,
       // While this replica may be missing other replicas' signals, only the database can say.
       live: () => this.#bus?.live ?? true,
