@@ -73,6 +73,29 @@ describe("/metrics", () => {
     expect(sample(after, "hikaya_http_server_errors_total")).toBe(0);
   });
 
+  it("counts a server error (5xx) by route pattern", async () => {
+    const route = { route: "/auth/v1/token" };
+    const accounts = on.app.deps.auth.service.accounts;
+    const before = sample(await scrape(), "hikaya_http_server_errors_total", route);
+    // A fault the service did not expect: the answer is a bare 500.
+    const original = accounts.signInWithPassword;
+    accounts.signInWithPassword = () => Promise.reject(new Error("simulated fault"));
+    try {
+      const res = await on.app.inject({
+        method: "POST",
+        url: "/auth/v1/token?grant_type=password",
+        headers: { apikey: on.app.deps.auth.keys.anonKey, "content-type": "application/json" },
+        payload: { email: "someone@users.hikaya.app", password: "secret123" },
+      });
+      expect(res.statusCode).toBe(500);
+    } finally {
+      accounts.signInWithPassword = original;
+    }
+    const after = await scrape();
+    expect(sample(after, "hikaya_http_server_errors_total", route)).toBe(before + 1);
+    expect(sample(after, "hikaya_http_request_duration_seconds_count", { ...route, status: "5xx" })).toBe(1);
+  });
+
   it("reports the live streams open", async () => {
     const family = await createTestUser(on.app);
     expect(sample(await scrape(), "hikaya_live_streams_open")).toBe(0);
