@@ -55,8 +55,8 @@ import {
   installInputRules,
   trustProxyOption,
 } from "./plugins/http-edge.ts";
-import { installSecretQueryRefusal, requestSerializer } from "./plugins/secret-queries.ts";
 import { installMetrics } from "./plugins/metrics.ts";
+import { installSecretQueryRefusal, requestSerializer } from "./plugins/secret-queries.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { installBodyTimeout } from "./plugins/timeouts.ts";
 import { installTokenApiBody } from "./plugins/token-api-body.ts";
