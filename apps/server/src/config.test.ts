@@ -32,7 +32,25 @@ describe("loadConfig", () => {
 
   it("chooses PostgreSQL for a postgres:// DATABASE_URL", () => {
     const config = loadConfig({ DATABASE_URL: "postgres://u@127.0.0.1:5432/db", STORAGE_DRIVER: "local" });
-    expect(config.database).toEqual({ kind: "postgres", url: "postgres://u@127.0.0.1:5432/db" });
+    // The bus LISTENs on the same database unless DATABASE_LISTEN_URL says where.
+    expect(config.database).toEqual({
+      kind: "postgres",
+      url: "postgres://u@127.0.0.1:5432/db",
+      listenUrl: "postgres://u@127.0.0.1:5432/db",
+    });
+  });
+
+  it("LISTENs on DATABASE_LISTEN_URL, a direct connection, when DATABASE_URL goes through PgBouncer", () => {
+    const config = loadConfig({
+      DATABASE_URL: "postgres://u@127.0.0.1:6432/db",
+      DATABASE_LISTEN_URL: "postgresql://u@10.0.0.5:5432/db",
+      STORAGE_DRIVER: "local",
+    });
+    expect(config.database).toEqual({
+      kind: "postgres",
+      url: "postgres://u@127.0.0.1:6432/db",
+      listenUrl: "postgresql://u@10.0.0.5:5432/db",
+    });
   });
 
   it.each([
@@ -40,6 +58,8 @@ describe("loadConfig", () => {
     [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL must start with postgres/],
     [{ STORAGE_DRIVER: "s3" }, /^Invalid configuration: S3_BUCKET is required when STORAGE_DRIVER=s3$/],
     [{ ADMIN_EMAIL: "a@b.co" }, /ADMIN_PASSWORD ADMIN_EMAIL and ADMIN_PASSWORD go together/],
+    [{ DATABASE_LISTEN_URL: "mysql://x" }, /^Invalid configuration: DATABASE_LISTEN_URL must start with postgres/],
+    [{ DATABASE_LISTEN_URL: "postgres://u@h/db" }, /^Invalid configuration: DATABASE_LISTEN_URL is for PostgreSQL/],
     [{ SMS_PROVIDER: "pigeon" }, /^Invalid configuration: SMS_PROVIDER /],
     // Under 2 s, a renewal delayed by a busy database would hand a running job to a second worker.
     [{ MEDIA_JOB_LEASE_SECONDS: "1" }, /^Invalid configuration: MEDIA_JOB_LEASE_SECONDS /],

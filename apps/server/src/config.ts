@@ -21,6 +21,12 @@ const envSchema = z
       .string()
       .regex(/^(postgres(ql)?:\/\/|sqlite:)/, "must start with postgres://, postgresql:// or sqlite:")
       .optional(),
+    // A direct PostgreSQL connection for the bus's LISTEN (a session that must stay put), so that DATABASE_URL may go
+    // through PgBouncer in transaction mode. Unset: DATABASE_URL.
+    DATABASE_LISTEN_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
     PUBLIC_URL: z.url().optional(),
     // At least 16 characters: the one secret between the server and its scraper.
     METRICS_TOKEN: z.string().min(16).optional(),
@@ -129,6 +135,12 @@ const envSchema = z
     MEDIA_PROCESS_DEMO: bool(true),
   })
   .superRefine((env, ctx) => {
+    if (env.DATABASE_LISTEN_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL ?? ""))
+      ctx.addIssue({
+        code: "custom",
+        path: ["DATABASE_LISTEN_URL"],
+        message: "is for PostgreSQL: set DATABASE_URL to postgres://… too (SQLite has no LISTEN)",
+      });
     if (env.DATABASE_URL && !env.DATABASE_URL.startsWith("sqlite:") && env.STORAGE_DRIVER === undefined)
       ctx.addIssue({
         code: "custom",
@@ -153,7 +165,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+  /** `listenUrl`: where the bus LISTENs, a direct connection (DATABASE_LISTEN_URL, else `url`). */
+  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string; listenUrl: string };
   publicUrl: string | undefined;
   logLevel: Env["LOG_LEVEL"];
   /** `/metrics` answers only `Authorization: Bearer <this>`; unset, `/metrics` is off (404). */
@@ -243,7 +256,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR);
   const database: Config["database"] =
     env.DATABASE_URL && !env.DATABASE_URL.startsWith("sqlite:")
-      ? { kind: "postgres", url: env.DATABASE_URL }
+      ? { kind: "postgres", url: env.DATABASE_URL, listenUrl: env.DATABASE_LISTEN_URL ?? env.DATABASE_URL }
       : { kind: "sqlite", file: sqliteFile(env.DATABASE_URL, dataDir) };
   return {
     port: env.PORT,

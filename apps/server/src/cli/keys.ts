@@ -20,7 +20,7 @@ const PEERS_HEARD_MS = 1500;
 async function announceKeysChange(config: Config, id: string): Promise<void> {
   if (config.database.kind !== "postgres") return; // the servers watch DATA_DIR/keys themselves
   const { PostgresBus } = await import("../infrastructure/bus/postgres-bus.ts");
-  const bus = new PostgresBus(config.database.url);
+  const bus = new PostgresBus(config.database.url, config.database.listenUrl);
   try {
     // Subscribing connects (and asks the others to announce themselves); this process hears its own signal too.
     await bus.subscribe(SIGNING_KEYS_CHANNEL, () => undefined);

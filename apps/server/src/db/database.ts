@@ -39,7 +39,12 @@ const load = createRequire(import.meta.url);
  */
 export const SQLITE_BUSY_TIMEOUT_MS = { request: 1000, command: 5000 } as const;
 
-export function openDatabase(config: Config["database"], options: { busyTimeoutMs?: number } = {}): DatabaseHandle {
+/** Where the request pool connects (a configuration's `database`, or a bare URL for tests and commands). */
+export type DatabaseTarget =
+  | { kind: "sqlite"; file: string }
+  | Pick<Extract<Config["database"], { kind: "postgres" }>, "kind" | "url">;
+
+export function openDatabase(config: DatabaseTarget, options: { busyTimeoutMs?: number } = {}): DatabaseHandle {
   let dialect: Dialect;
   let name: DialectName;
   const busyTimeoutMs = options.busyTimeoutMs ?? SQLITE_BUSY_TIMEOUT_MS.request;

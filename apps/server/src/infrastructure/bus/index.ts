@@ -9,5 +9,5 @@ export async function createMessageBus(database: Config["database"]): Promise<Me
   if (database.kind !== "postgres") return new InProcessBus();
   // The PostgreSQL driver loads only when the database is PostgreSQL.
   const { PostgresBus } = await import("./postgres-bus.ts");
-  return new PostgresBus(database.url);
+  return new PostgresBus(database.url, database.listenUrl);
 }

@@ -30,13 +30,14 @@ interface Subscription {
 
 /**
  * LISTEN/NOTIFY on a dedicated connection (a pooled one could be handed to someone else between
- * LISTEN and the notification). If that connection drops it reconnects with backoff, listens again and
+ * LISTEN and the notification), to `listenUrl`: a direct connection to PostgreSQL, since a pooler in transaction
+ * mode (PgBouncer) hands the session to other clients between transactions and LISTEN would hear nothing. If that connection drops it reconnects with backoff, listens again and
  * tells subscribers there may be a gap, so they re-read from the database. Publishing goes through
  * short-lived pool queries (`pg_notify`), so a publisher never waits on the listener's reconnects.
  */
 export class PostgresBus implements MessageBus {
   readonly kind = "postgres" as const;
-  readonly #url: string;
+  readonly #listenUrl: string;
   readonly #pool: pg.Pool;
   readonly #subs = new Map<string, Set<Subscription>>();
   #client: pg.Client | null = null;
@@ -50,8 +51,9 @@ export class PostgresBus implements MessageBus {
   readonly #pending = new Map<string, PendingConfirm>();
   #heartbeat: NodeJS.Timeout | null = null;
 
-  constructor(url: string) {
-    this.#url = url;
+  /** `url` for publishing (short transactions, fine through a pooler); `listenUrl` for the LISTEN session. */
+  constructor(url: string, listenUrl = url) {
+    this.#listenUrl = listenUrl;
     this.#pool = new pg.Pool({ connectionString: url, max: 2 });
     this.#pool.on("error", () => undefined);
   }
@@ -177,7 +179,7 @@ export class PostgresBus implements MessageBus {
   #connect(): Promise<pg.Client> {
     if (this.#client) return Promise.resolve(this.#client);
     this.#connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.#url });
+      const client = new pg.Client({ connectionString: this.#listenUrl });
       client.on("notification", (n) => this.#deliver(n.channel, n.payload ?? ""));
       client.on("error", () => this.#lost(client));
       client.on("end", () => this.#lost(client));
