@@ -111,12 +111,20 @@ async function migrate(handle: DatabaseHandle): Promise<void> {
   for (const [key, m] of Object.entries(MIGRATIONS)) {
     migrations[key] = { up: (db) => m.up(db, handle.dialect) };
   }
-  const migrator = new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === "Error");
-  if (error || failed) {
-    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
-  }
+  const run = async (db: DB) => {
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === "Error");
+    if (error || failed) {
+      throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+    }
+  };
+  // Given the database, Kysely takes its migration lock (a session-level advisory lock) before its transaction and
+  // releases it after. Through PgBouncer in transaction mode those three may run in different server sessions: the
+  // unlock misses, and the lock stays held by a pooled session, so the next replica to start waits for it (an hour).
+  // Given a transaction, it locks and unlocks inside it: one session.
+  if (handle.dialect === "postgres") await handle.db.transaction().execute(run);
+  else await run(handle.db);
 }
 
 /** The foreign keys whose rows go (or lose their reference) with the row they reference: what a delete takes along. */
