@@ -3,6 +3,7 @@
 // PostgreSQL pass only. Without nginx or pgbouncer installed it skips with the reason printed, except in CI, where
 // .ci/run installs them and this must run.
 import { mkdtempSync, rmSync } from "node:fs";
+import { connect as connectHttp2 } from "node:http2";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChatMessage } from "@hikaya/contracts";
@@ -179,5 +180,40 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
     expect(Buffer.from(await part.arrayBuffer()).equals(bytes.subarray(2, 10))).toBe(true);
     const again = await fetch(`${nginx.url}${path}`, { headers: { "if-none-match": whole.headers.get("etag") as string } });
     expect(again.status).toBe(304);
+  });
+
+  it("serves HTTP/2 on the TLS server, and sends plain HTTP there", async () => {
+    const ports = { http: await freePort(), tls: await freePort() };
+    const secure = await startNginx(
+      replicas.map((r) => new URL(r.url).host),
+      ports,
+      { tls: true },
+    );
+    try {
+      // The certificate is the test's own, made a moment ago: nothing to verify it against.
+      const session = connectHttp2(secure.url, { rejectUnauthorized: false });
+      const answer = await new Promise<{ status: number; body: string }>((ok, fail) => {
+        session.once("error", fail);
+        const stream = session.request({ ":path": "/api/health" });
+        let body = "";
+        let status = 0;
+        stream.on("response", (headers) => {
+          status = Number(headers[":status"]);
+        });
+        stream.on("data", (chunk) => {
+          body += chunk;
+        });
+        stream.on("end", () => ok({ status, body }));
+        stream.on("error", fail);
+      });
+      expect(session.alpnProtocol).toBe("h2");
+      session.close();
+      expect(answer.status).toBe(200);
+      const plain = await fetch(`http://127.0.0.1:${ports.http}/stories?x=1`, { redirect: "manual" });
+      expect(plain.status).toBe(301);
+      expect(plain.headers.get("location")).toBe(`https://127.0.0.1/stories?x=1`);
+    } finally {
+      await secure.stop();
+    }
   });
 });

@@ -1,6 +1,6 @@
 // nginx and PgBouncer as deploy/ configures them, started by a test as its own child processes: the operators' files
 // with ports and paths replaced (never a second copy), in a temporary folder, run in the foreground, killed at the end.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,13 +9,15 @@ import { REPO_ROOT } from "../config.ts";
 
 export const NGINX = "/usr/sbin/nginx";
 export const PGBOUNCER = "/usr/sbin/pgbouncer";
+/** Makes the TLS server's certificate. */
+export const OPENSSL = "/usr/bin/openssl";
 const DEPLOY = join(REPO_ROOT, "deploy");
 
 /** Why the stack cannot run here, or null. In CI (`.ci/run` installs both and sets CI) it must run: never a reason. */
 export function deployStackMissing(): string | null {
-  const absent = [NGINX, PGBOUNCER].filter((bin) => !existsSync(bin));
+  const absent = [NGINX, PGBOUNCER, OPENSSL].filter((bin) => !existsSync(bin));
   if (absent.length === 0 || process.env.CI) return null;
-  return `${absent.join(" and ")} not installed (apt-get install nginx pgbouncer; .ci/run does)`;
+  return `${absent.join(" and ")} not installed (apt-get install nginx pgbouncer openssl; .ci/run does)`;
 }
 
 /** `text` with each pattern replaced; a pattern that matches nothing throws, so a reshaped deploy file fails loudly. */
@@ -112,22 +114,52 @@ export async function startPgBouncer(databaseUrl: string, port: number): Promise
 }
 
 /**
- * deploy/nginx/hikaya.conf with its upstream on `replicas` (host:port), its HTTP server on `httpPort` and its TLS
- * server on `tlsPort` without TLS (the test has no certificate; the proxy rules are the same), the access log in the
- * temporary folder, and deploy/nginx/hikaya-proxy.conf included from the checkout. The main context (foreground, pid,
- * temporary paths) is the test's: an operator's is Debian's /etc/nginx/nginx.conf.
+ * deploy/nginx/hikaya.conf with its upstream on `replicas` (host:port), its HTTP server on `ports.http`, its TLS
+ * server on `ports.tls`, the access log in the temporary folder, and deploy/nginx/hikaya-proxy.conf included from the
+ * checkout. With `tls`, the TLS server keeps TLS and HTTP/2 with a self-signed certificate made here; without, it
+ * serves plain HTTP on that port (the proxy rules are the same) for clients that check certificates. The main
+ * context (foreground, pid, temporary paths) is the test's: an operator's is Debian's /etc/nginx/nginx.conf.
  */
 export async function startNginx(
   replicas: string[],
   ports: { http: number; tls: number },
+  options: { tls?: boolean } = {},
 ): Promise<Daemon & { url: string; accessLog(): string[] }> {
   const dir = mkdtempSync(join(tmpdir(), "hikaya-nginx-"));
   const accessLog = join(dir, "access.log");
+  const [cert, key] = [join(dir, "cert.pem"), join(dir, "key.pem")];
+  if (options.tls) {
+    const made = spawnSync(OPENSSL, [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ]);
+    if (made.status !== 0) throw new Error(`openssl: ${made.stderr}`);
+  }
+  const tls: [RegExp, string][] = options.tls
+    ? [
+        [/^\s*listen 443 ssl http2;\n\s*listen \[::\]:443 ssl http2;$/m, `    listen 127.0.0.1:${ports.tls} ssl http2;`],
+        [/^(\s*ssl_certificate )\S+;/m, `$1${cert};`],
+        [/^(\s*ssl_certificate_key )\S+;/m, `$1${key};`],
+      ]
+    : [
+        [/^\s*listen 443 ssl http2;\n\s*listen \[::\]:443 ssl http2;$/m, `    listen 127.0.0.1:${ports.tls};`],
+        [/^\s*ssl_[^\n]*\n/gm, ""],
+      ];
   const site = render(readFileSync(join(DEPLOY, "nginx/hikaya.conf"), "utf8"), [
     [/(upstream hikaya \{\n)(\s*server [^\n]*\n)+/, `$1${replicas.map((r) => `    server ${r};\n`).join("")}`],
     [/^\s*listen 80;\n\s*listen \[::\]:80;$/m, `    listen 127.0.0.1:${ports.http};`],
-    [/^\s*listen 443 ssl http2;\n\s*listen \[::\]:443 ssl http2;$/m, `    listen 127.0.0.1:${ports.tls};`],
-    [/^\s*ssl_[^\n]*\n/gm, ""],
+    ...tls,
     [/\/var\/log\/nginx\/hikaya\.access\.log/g, accessLog],
     [/\/etc\/nginx\/snippets\/hikaya-proxy\.conf/, join(DEPLOY, "nginx/hikaya-proxy.conf")],
   ]);
@@ -157,7 +189,7 @@ export async function startNginx(
   const daemon = await startDaemon(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], dir, ports.tls, "nginx");
   return {
     ...daemon,
-    url: `http://127.0.0.1:${ports.tls}`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${ports.tls}`,
     accessLog: () => (existsSync(accessLog) ? readFileSync(accessLog, "utf8").split("\n").filter(Boolean) : []),
   };
 }
