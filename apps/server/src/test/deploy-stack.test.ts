@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSse } from "../modules/messages/messages.test-helpers.ts";
 import { type Daemon, deployStackMissing, startNginx, startPgBouncer } from "./deploy-stack.ts";
 import { startTestS3, type TestS3 } from "./s3-server.ts";
-import { freePort, type ServerProcess, startServerProcess } from "./server-process.ts";
+import { anonKeyOf, freePort, type ServerProcess, signInOverHttp, startServerProcess } from "./server-process.ts";
 import { createTestDatabaseUrl, testDialect } from "./test-app.ts";
 
 const ADMIN = { email: "operator@deploy.test", password: "deploy-admin-1" };
@@ -55,7 +55,7 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
       replicas.map((r) => new URL(r.url).host),
       { http: await freePort(), tls: await freePort() },
     );
-    anonKey = ((await (await fetch(`${nginx.url}/api/settings`)).json()) as { anonKey: string }).anonKey;
+    anonKey = await anonKeyOf(nginx.url);
   }, 120_000);
 
   afterAll(async () => {
@@ -69,15 +69,7 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-  async function signInOperator(): Promise<string> {
-    const res = await fetch(`${nginx.url}/auth/v1/token?grant_type=password`, {
-      method: "POST",
-      headers: { apikey: anonKey, "content-type": "application/json" },
-      body: JSON.stringify(ADMIN),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
-  }
+  const signInOperator = () => signInOverHttp(nginx.url, anonKey, ADMIN);
 
   /** The replica nginx sent each logged request for `path` to, in order (written when the request ends). */
   async function upstreamsOf(path: string, count: number): Promise<string[]> {

@@ -9,7 +9,14 @@ import { REPO_ROOT } from "../config.ts";
 import { multipart as formOf, openSse, wavBytes } from "../modules/messages/messages.test-helpers.ts";
 import { multipart, wav } from "../modules/recordings/test-fixtures.ts";
 import { startTestS3, type TestS3 } from "./s3-server.ts";
-import { type LoadBalancer, type ServerProcess, startLoadBalancer, startServerProcess } from "./server-process.ts";
+import {
+  anonKeyOf,
+  type LoadBalancer,
+  type ServerProcess,
+  signInOverHttp,
+  startLoadBalancer,
+  startServerProcess,
+} from "./server-process.ts";
 import { createTestDatabaseUrl, testDialect } from "./test-app.ts";
 
 const IMAGE = readFileSync(join(REPO_ROOT, "apps/server/demo/files/images/aunt.jpg"));
@@ -49,7 +56,7 @@ describe.runIf(testDialect() === "postgres")("two replicas behind a load balance
     a = await startServerProcess(env(true));
     b = await startServerProcess(env(false));
     lb = await startLoadBalancer([a.url, b.url]);
-    anonKey = ((await (await fetch(`${lb.url}/api/settings`)).json()) as { anonKey: string }).anonKey;
+    anonKey = await anonKeyOf(lb.url);
   }, 120_000);
 
   afterAll(async () => {
@@ -63,15 +70,7 @@ describe.runIf(testDialect() === "postgres")("two replicas behind a load balance
 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-  async function signInAdmin(): Promise<string> {
-    const res = await fetch(`${lb.url}/auth/v1/token?grant_type=password`, {
-      method: "POST",
-      headers: { apikey: anonKey, "content-type": "application/json" },
-      body: JSON.stringify(ADMIN),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
-  }
+  const signInAdmin = () => signInOverHttp(lb.url, anonKey, ADMIN);
 
   it("a person signs up, watches, records and chats; the facilitator on the other replica sees it live", async () => {
     const phone = `079${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;

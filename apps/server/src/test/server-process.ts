@@ -86,3 +86,23 @@ export async function startLoadBalancer(backends: string[]): Promise<LoadBalance
       }),
   };
 }
+
+/** The anon key a browser gets from `baseUrl`'s settings, for calls to /auth/v1. */
+export async function anonKeyOf(baseUrl: string): Promise<string> {
+  return ((await (await fetch(`${baseUrl}/api/settings`)).json()) as { anonKey: string }).anonKey;
+}
+
+/** Signs in at `baseUrl` with e-mail and password as supabase-js would; the access token, or throws with the status. */
+export async function signInOverHttp(
+  baseUrl: string,
+  anonKey: string,
+  credentials: { email: string; password: string },
+): Promise<string> {
+  const res = await fetch(`${baseUrl}/auth/v1/token?grant_type=password`, {
+    method: "POST",
+    headers: { apikey: anonKey, "content-type": "application/json" },
+    body: JSON.stringify(credentials),
+  });
+  if (res.status !== 200) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
