@@ -2,7 +2,9 @@
 // through PgBouncer in transaction mode (deploy/pgbouncer) and whose DATABASE_LISTEN_URL goes straight to PostgreSQL.
 // PostgreSQL pass only. Without nginx or pgbouncer installed it skips with the reason printed, except in CI, where
 // .ci/run installs them and this must run.
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { request as httpRequest } from "node:http";
 import { connect as connectHttp2 } from "node:http2";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +28,7 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
   const replicas: ServerProcess[] = [];
   const dataDirs: string[] = [];
   let anonKey: string;
+  let staff: string;
 
   beforeAll(async () => {
     s3 = await startTestS3();
@@ -47,7 +50,8 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
           AUTH_SCRYPT_LOG_N: "12",
           TRUST_PROXY: "1",
           RATE_LIMIT_FACTOR: "100",
-          AUTH_RATE_LIMIT_FACTOR: "100",
+          // signInPerIp is 30 per 5 minutes; at 0.2 it is 6, few enough to reach in the last test.
+          AUTH_RATE_LIMIT_FACTOR: "0.2",
         }),
       );
     }
@@ -56,6 +60,8 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
       { http: await freePort(), tls: await freePort() },
     );
     anonKey = await anonKeyOf(nginx.url);
+    // Once: the last test counts this address's sign-ins.
+    staff = await signInOverHttp(nginx.url, anonKey, ADMIN);
   }, 120_000);
 
   afterAll(async () => {
@@ -68,8 +74,6 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
   });
 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-  const signInOperator = () => signInOverHttp(nginx.url, anonKey, ADMIN);
 
   /** The replica nginx sent each logged request for `path` to, in order (written when the request ends). */
   async function upstreamsOf(path: string, count: number): Promise<string[]> {
@@ -95,7 +99,6 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
 
     // Two operator streams, opened one after the other: round-robin puts one on each replica, so whichever replica
     // takes the message, one stream is on the other and hears it only through LISTEN/NOTIFY.
-    const staff = await signInOperator();
     const streams = [];
     for (let i = 0; i < 2; i++) {
       const live = await openSse(`${nginx.url}/api/admin/messages/stream?access_token=${staff}`);
@@ -125,8 +128,7 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
     expect(new Set(streamedBy)).toEqual(new Set(replicas.map((r) => new URL(r.url).host)));
   });
 
-  it("signs in and saves a versioned setting through nginx and PgBouncer; a stale save is refused", async () => {
-    const staff = await signInOperator();
+  it("an operator signed in through nginx saves a versioned setting through PgBouncer; a stale save is refused", async () => {
     const headers = { ...bearer(staff), "content-type": "application/json" };
     const current = (await (await fetch(`${nginx.url}/api/admin/settings`, { headers })).json()) as {
       version: number;
@@ -158,7 +160,6 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
   });
 
   it("serves media through nginx with Range and ETag", async () => {
-    const staff = await signInOperator();
     const stories = (await (await fetch(`${nginx.url}/api/admin/stories`, { headers: bearer(staff) })).json()) as {
       id: string;
     }[];
@@ -207,5 +208,40 @@ describe.runIf(testDialect() === "postgres" && !missing)("deploy/: nginx and PgB
     } finally {
       await secure.stop();
     }
+  });
+
+  /** A wrong-password sign-in through nginx from the local address `from`, with any headers the client adds. */
+  function wrongSignIn(from: string, headers: Record<string, string> = {}): Promise<number> {
+    // A new account each time, so that only the per-address limit counts these.
+    const body = JSON.stringify({ email: `nobody-${randomUUID()}@deploy.test`, password: "wrong-password" });
+    return new Promise((ok, fail) => {
+      const url = new URL(`${nginx.url}/auth/v1/token?grant_type=password`);
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: `${url.pathname}${url.search}`,
+          method: "POST",
+          localAddress: from,
+          headers: { apikey: anonKey, "content-type": "application/json", ...headers },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => ok(res.statusCode ?? 0));
+        },
+      );
+      req.on("error", fail);
+      req.end(body);
+    });
+  }
+
+  // Last: it spends 127.0.0.1's sign-ins. Loopback answers from any 127/8 address, so 127.0.0.2 is a second person.
+  it("counts per-address limits by the person's address from nginx's X-Forwarded-For, never a forged one", async () => {
+    const statuses: number[] = [];
+    // Each attempt names another address of its own: TRUST_PROXY=1 believes only the entry nginx appended.
+    for (let i = 0; i < 8; i++) statuses.push(await wrongSignIn("127.0.0.1", { "x-forwarded-for": `203.0.113.${i}` }));
+    expect(statuses, statuses.join(",")).toContain(429);
+    // Another address through the same nginx is not limited: nginx told the replicas who it was.
+    expect(await wrongSignIn("127.0.0.2")).not.toBe(429);
   });
 });
