@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
+import { registerFormBody } from "../../plugins/form-body.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import { actorOf, audit } from "../audit/audit.service.ts";
 import { requireAdmin, requireUser } from "../auth/guards.ts";
@@ -23,7 +24,7 @@ import { subscribe, unsubscribe, vapidKeys } from "./push.service.ts";
 import { listQueue } from "./queue.service.ts";
 import { publicUrlOf, ReminderScheduler } from "./scheduler.ts";
 import { getSettings, previewTemplate, saveSettings } from "./settings.service.ts";
-import { checkStopToken, handleInbound, twilioSignatureOk, useStopLink } from "./stop.service.ts";
+import { checkStopToken, checkTwilioWebhook, handleInbound, useStopLink } from "./stop.service.ts";
 import { type StopPageState, stopPage } from "./stop-page.ts";
 
 const ok = z.object({ ok: z.literal(true) });
@@ -56,9 +57,7 @@ export async function reminderRoutes(fastify: FastifyInstance) {
   }
 
   // Twilio posts form-encoded webhooks, and the stop page's form posts the same way.
-  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(String(body)))),
-  );
+  registerFormBody(app);
 
   await app.register(adminReminderRoutes, { prefix: "/admin/reminders" });
 
@@ -138,16 +137,10 @@ export async function reminderRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const sms = app.deps.config.sms;
-      const messageSid = request.body.MessageSid || undefined;
-      if (sms.provider === "twilio") {
-        const signature = request.headers["x-twilio-signature"];
-        const url = `${publicUrlOf(app.deps.config)}${request.url}`;
-        if (typeof signature !== "string" || !twilioSignatureOk(sms.authToken, url, request.body, signature))
-          throw new AppError("forbidden", "The webhook signature does not match");
-        // Twilio sends a MessageSid with every message; without one a signed request could be acted on again and again.
-        if (!messageSid) throw new AppError("bad_request", "MessageSid is required", { field: "MessageSid" });
-      }
+      const messageSid =
+        app.deps.config.sms.provider === "twilio"
+          ? checkTwilioWebhook(app.deps.config, request)
+          : request.body.MessageSid || undefined;
       const from = request.body.From ?? "";
       const stopped = from ? await handleInbound(app.deps, { from, body: request.body.Body ?? "", messageSid }) : false;
       request.log.info({ stopped }, "reminders: inbound message");

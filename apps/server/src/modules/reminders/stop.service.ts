@@ -3,6 +3,7 @@ import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { normalizePhone } from "../auth/phone.ts";
 import * as repo from "./reminders.repository.ts";
+import { publicUrlOf } from "./scheduler.ts";
 import { readStopToken, type StopClaims } from "./stop-links.ts";
 
 type Deps = Pick<AppDeps, "db" | "auth" | "config">;
@@ -67,6 +68,25 @@ export function twilioSignatureOk(authToken: string, url: string, params: Record
   const expected = Buffer.from(createHmac("sha1", authToken).update(data).digest("base64"));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/**
+ * The check every Twilio-style webhook passes (STOP here, the families' WhatsApp in modules/messages): Twilio's
+ * signature over PUBLIC_URL + the path and the parameters, and a `MessageSid`, without which a signed request could
+ * be acted on again and again. Returns the MessageSid; throws 403 `forbidden` or 400 `bad_request`.
+ */
+export function checkTwilioWebhook(
+  config: AppDeps["config"],
+  request: { url: string; headers: Record<string, string | string[] | undefined>; body: Record<string, string> },
+): string {
+  const signature = request.headers["x-twilio-signature"];
+  const url = `${publicUrlOf(config)}${request.url}`;
+  const authToken = config.sms.provider === "twilio" ? config.sms.authToken : "";
+  if (typeof signature !== "string" || !authToken || !twilioSignatureOk(authToken, url, request.body, signature))
+    throw new AppError("forbidden", "The webhook signature does not match");
+  const messageSid = request.body.MessageSid;
+  if (!messageSid) throw new AppError("bad_request", "MessageSid is required", { field: "MessageSid" });
+  return messageSid;
 }
 
 export interface InboundMessage {
