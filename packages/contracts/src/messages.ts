@@ -33,6 +33,8 @@ export const chatMessageSchema = z.object({
   createdAt: z.string(),
   /** The console only: which operator wrote a facilitator message (the family sees the team's name). */
   senderName: z.string().optional(),
+  /** Present when the message came or went by the family's WhatsApp (the console marks it); absent: the app. */
+  channel: z.literal("whatsapp").optional(),
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
 
@@ -150,6 +152,8 @@ export const conversationPersonSchema = z.object({
   assignedTo: conversationAssigneeSchema.nullable(),
   /** The language the family uses the app in ("en" | "ar"): saved replies are inserted in it. */
   language: z.enum(["en", "ar"]),
+  /** Until when a reply goes out by WhatsApp (24 hours after the family last wrote there); null: closed or never. */
+  whatsappWindowUntil: z.string().nullable().optional(),
 });
 export type ConversationPerson = z.infer<typeof conversationPersonSchema>;
 

@@ -367,6 +367,10 @@ export interface MessagesTable {
   duration_seconds: number | null;
   client_id: string | null;
   created_at: string;
+  /** How it came or went (migration 0026). */
+  channel: Generated<"app" | "whatsapp">;
+  /** An inbound WhatsApp message's provider id (Twilio's MessageSid), unique. */
+  provider_message_id: Generated<string | null>;
 }
 
 export interface ConversationsTable {
@@ -380,6 +384,8 @@ export interface ConversationsTable {
   /** The operator who took the conversation ("mine"), and when. */
   assigned_to: string | null;
   assigned_at: string | null;
+  /** When the family last wrote by WhatsApp (migration 0026): the 24-hour window to answer there. */
+  whatsapp_inbound_at: Generated<string | null>;
 }
 
 /** The team's saved replies, each in both languages (migration 0025). */

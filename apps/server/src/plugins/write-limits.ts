@@ -54,6 +54,7 @@ export const WRITE_LIMITS: Record<string, { perIp: WindowLimit; perAccount?: Win
   // A visitor's signed stop link, and the SMS provider's webhook (its few addresses carry every reply).
   "POST /api/reminders/stop": { perIp: { limit: 30, windowSeconds: 3600 } },
   "POST /api/reminders/inbound/twilio": { perIp: { limit: 600, windowSeconds: 60 } },
+  "POST /api/messages/inbound/whatsapp": { perIp: { limit: 600, windowSeconds: 60 } },
   "POST /api/users/:id/watchStory/:storyId": {
     perIp: { limit: 120, windowSeconds: 3600 },
     perAccount: { limit: 60, windowSeconds: 3600 },

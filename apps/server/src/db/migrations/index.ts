@@ -21,6 +21,7 @@ import * as m0023 from "./0023-media-jobs.ts";
 import * as m0024 from "./0024-video-origins.ts";
 import * as m0025 from "./0025-team-inbox.ts";
 import * as m0026 from "./0026-thin-connections.ts";
+import * as m0027 from "./0027-whatsapp.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -52,4 +53,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0024-video-origins": m0024,
   "0025-team-inbox": m0025,
   "0026-thin-connections": m0026,
+  "0027-whatsapp": m0027,
 };

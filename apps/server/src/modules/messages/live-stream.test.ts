@@ -273,6 +273,8 @@ describe("writes of a burst", () => {
       duration_seconds: null,
       client_id: null,
       created_at: new Date().toISOString(),
+      channel: "app",
+      provider_message_id: null,
     });
     // Three sends finishing in one turn of the event loop, as in a burst (the hub announces what this process stored).
     // Each sender is acknowledged only once its message has left for the streams: a sender never hears "sent" before

@@ -8,11 +8,11 @@ import type { Database, MessagesTable } from "../../db/schema.ts";
 type Db = DB | Kysely<Database> | Transaction<Database>;
 export type MessageRow = Selectable<MessagesTable>;
 
-type NewMessage = Required<Omit<Insertable<MessagesTable>, "id">>;
+type NewMessage = Required<Omit<Insertable<MessagesTable>, "id" | "provider_message_id">>;
 
 // The two statements of every send, compiled once (db/prepared.ts).
 const insertMessageQuery = prepared(
-  ["user_id", "sender_id", "sender_role", "message_type", "body", "duration_seconds", "client_id", "created_at"],
+  ["user_id", "sender_id", "sender_role", "message_type", "body", "duration_seconds", "client_id", "created_at", "channel"],
   (db, values: NewMessage) =>
     db
       .insertInto("messages")

@@ -31,6 +31,8 @@ import { LiveStreams, openLiveStream } from "./live-streams.ts";
 import { MessagesService, type Sender, type SendInput, toChatMessage, VOICE_BUCKET } from "./messages.service.ts";
 import { teamInboxRoutes } from "./team-inbox.routes.ts";
 import { TeamInboxService } from "./team-inbox.service.ts";
+import { whatsappRoutes } from "./whatsapp.routes.ts";
+import { WhatsAppService } from "./whatsapp.service.ts";
 
 const PRIVATE_CACHE = "private, max-age=3600";
 const pageQuery = z.object({
@@ -68,6 +70,9 @@ export async function messageRoutes(fastify: FastifyInstance) {
     await hub.close();
   });
   teamInboxRoutes(app, new TeamInboxService(app.deps, service, hub));
+  const whatsapp = new WhatsAppService(app.deps, database.dialect, hub, service);
+  // Its own scope: the form-encoded body parser is the webhook's alone.
+  await app.register((child) => whatsappRoutes(child, whatsapp));
 
   /** Reads a send form (multipart, or JSON for text), storing a voice note as it streams past. */
   async function readSendForm(request: FastifyRequest, conversationUserId: string, caller: AuthContext, role: Sender["role"]) {
@@ -122,12 +127,18 @@ export async function messageRoutes(fastify: FastifyInstance) {
     }
   }
 
-  async function send(request: FastifyRequest, conversationUserId: string, caller: AuthContext, role: Sender["role"]) {
+  async function send(
+    request: FastifyRequest,
+    conversationUserId: string,
+    caller: AuthContext,
+    role: Sender["role"],
+    channel: SendInput["channel"] = "app",
+  ) {
     const { input, stored } = await readSendForm(request, conversationUserId, caller, role);
     try {
-      const result = await service.send(conversationUserId, { userId: caller.userId, role }, input);
+      const result = await service.send(conversationUserId, { userId: caller.userId, role }, { ...input, channel });
       if (stored && !result.created) await service.discardVoiceNote(stored.key);
-      return result.message;
+      return result;
     } catch (error) {
       if (stored) await service.discardVoiceNote(stored.key);
       throw error;
@@ -167,7 +178,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const auth = await requireUser(request);
-      return { code: 200 as const, data: await send(request, auth.userId, auth, "user") };
+      return { code: 200 as const, data: (await send(request, auth.userId, auth, "user")).message };
     },
   );
 
@@ -345,7 +356,11 @@ export async function messageRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await requireOperator(request);
-      return service.person(request.params.userId);
+      const [person, whatsappWindowUntil] = await Promise.all([
+        service.person(request.params.userId),
+        whatsapp.windowUntil(request.params.userId),
+      ]);
+      return { ...person, whatsappWindowUntil };
     },
   );
 
@@ -363,11 +378,18 @@ export async function messageRoutes(fastify: FastifyInstance) {
     async (request) => {
       const auth = await requireOperator(request);
       await service.ensureConversationOwner(request.params.userId);
-      const message = await send(request, request.params.userId, auth, "facilitator");
+      // A family that writes by WhatsApp is answered there too (a link to the chat once the 24-hour window closed).
+      const route = await whatsapp.replyRoute(request.params.userId);
+      const via = route?.via === "whatsapp" ? "whatsapp" : "app";
+      const { message, created } = await send(request, request.params.userId, auth, "facilitator", via);
       // The person's browsers hear of the reply even with the app closed; a push failure never fails the reply.
       void notifyReply(app.deps, request.params.userId).catch((error) =>
         request.log.warn({ err: error }, "push: reply notification failed"),
       );
+      if (route && created)
+        void whatsapp
+          .deliverReply(route, message)
+          .catch((error) => request.log.warn({ err: error }, "whatsapp: reply not delivered"));
       return message;
     },
   );

@@ -54,6 +54,7 @@ export function toChatMessage(row: MessageRow): ChatMessage {
     durationSeconds: row.duration_seconds,
     clientId: row.client_id,
     createdAt: row.created_at,
+    ...(row.channel === "whatsapp" ? { channel: "whatsapp" as const } : {}),
   };
 }
 
@@ -93,6 +94,8 @@ export interface SendInput {
   audio: { key: string; contentType: string } | null;
   durationSeconds: number | undefined;
   clientId: string | undefined;
+  /** A facilitator's reply that goes out by the family's WhatsApp (whatsapp.service.ts); the app otherwise. */
+  channel?: "app" | "whatsapp";
 }
 
 export class MessagesService {
@@ -178,6 +181,7 @@ export class MessagesService {
         duration_seconds: duration,
         client_id: clientId,
         created_at: new Date().toISOString(),
+        channel: input.channel ?? "app",
       });
       if (inserted) {
         await repo.touchConversation(trx, inserted);
