@@ -384,7 +384,7 @@ export interface ConversationsTable {
   /** The operator who took the conversation ("mine"), and when. */
   assigned_to: string | null;
   assigned_at: string | null;
-  /** When the family last wrote by WhatsApp (migration 0026): the 24-hour window to answer there. */
+  /** When the family last wrote by WhatsApp (migration 0027): the 24-hour window to answer there. */
   whatsapp_inbound_at: Generated<string | null>;
 }
 

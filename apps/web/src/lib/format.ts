@@ -28,6 +28,12 @@ export function formatChatTime(iso: string, language: string): string {
   return d ? formatter(language, { hour: "2-digit", minute: "2-digit", hour12: true }).format(d) : "";
 }
 
+/** A clock time on the 24-hour clock: "18:05" (the console's WhatsApp window). */
+export function formatClockTime(iso: string, language: string): string {
+  const d = parse(iso);
+  return d ? formatter(language, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(d) : "";
+}
+
 /** A day and time for the console's lists: "2 Jan 2026, 3:30 PM". */
 export function formatDateTime(iso: string | null | undefined, language: string): string {
   const d = parse(iso);

@@ -6,6 +6,7 @@ import { ChatComposer } from "../../components/chat/chat-composer.tsx";
 import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
 import { Spinner } from "../../components/spinner.tsx";
 import { errorText } from "../../lib/errors.ts";
+import { formatClockTime } from "../../lib/format.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Link, useParams } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
@@ -31,6 +32,7 @@ import {
 } from "./inbox-api.ts";
 import { applyLiveMessage, type ListView, type LoadedList, markReadInList } from "./live-list.ts";
 import { savedRepliesQuery } from "./saved-replies-api.ts";
+import { whatsappWindowOf } from "./whatsapp-window.ts";
 import "../../components/chat/chat.css";
 import "./inbox.css";
 
@@ -115,7 +117,7 @@ export function InboxPage() {
 }
 
 function ConversationView({ userId }: { userId: string }) {
-  const { t } = useTranslation("inbox");
+  const { t, i18n } = useTranslation("inbox");
   const { t: tm } = useTranslation("messages");
   const client = useQueryClient();
   const session = useAdminSession();
@@ -173,6 +175,7 @@ function ConversationView({ userId }: { userId: string }) {
   const send = (draft: Parameters<typeof chat.send>[0]) => chat.send(draft).catch((error) => toast.error(errorText(error)));
   const phone = person.data?.phone ?? null;
   const name = person.data?.name || formatPhone(phone) || person.data?.email || t("noName");
+  const whatsapp = whatsappWindowOf(person.data?.whatsappWindowUntil, chat.messages, Date.now());
 
   return (
     <div className="inbox-conversation">
@@ -183,6 +186,13 @@ function ConversationView({ userId }: { userId: string }) {
           </Link>
           <h2>{!person.data?.name && phone ? <PhoneNumber phone={phone} /> : <bdi>{name}</bdi>}</h2>
           <AssignControl userId={userId} assignedTo={person.data?.assignedTo ?? null} me={me} isAdmin={isAdmin} />
+          {whatsapp && (
+            <span className={`inbox-conversation__whatsapp${whatsapp.open ? " is-open" : ""}`}>
+              {whatsapp.open
+                ? t("whatsapp.open", { time: formatClockTime(whatsapp.until, i18n.language) })
+                : t("whatsapp.closed")}
+            </span>
+          )}
           <button
             type="button"
             className="admin-button admin-button--small"
@@ -220,6 +230,7 @@ function ConversationView({ userId }: { userId: string }) {
                     message={item.message}
                     mine={item.message.senderRole === "facilitator"}
                     colleague={item.message.senderRole === "facilitator" && item.message.from !== me}
+                    channel={item.message.channel === "whatsapp" ? t("whatsapp.mark") : undefined}
                     // Only the signed-in operator's own replies say "You"; a colleague's carry their name.
                     author={
                       item.message.senderRole !== "facilitator"

@@ -15,6 +15,7 @@ export function ChatBubble({
   mine,
   colleague = false,
   author,
+  channel,
   delivery,
   blob,
   onRetry,
@@ -23,6 +24,8 @@ export function ChatBubble({
   mine: boolean;
   colleague?: boolean;
   author?: string;
+  /** How it came or went when not by the app ("WhatsApp"): the console marks it. */
+  channel?: string | undefined;
   delivery?: DeliveryState;
   blob?: Blob;
   onRetry?: () => void;
@@ -47,6 +50,7 @@ export function ChatBubble({
           </p>
         )}
         <span className="bubble__meta">
+          {channel && <span className="bubble__channel">{channel}</span>}
           {delivery === "sending" && <span>{t("sending")}</span>}
           {delivery === "queued" && <span>{t("queued")}</span>}
           {delivery === "failed" && <span className="bubble__failed">{t("failed")}</span>}
