@@ -27,9 +27,7 @@ export interface SeededInbox {
  * `olderUnreadPlace` from the top whose message nobody has read.
  */
 export function seedInbox(options: { count: number; prefix: string; label: string; olderUnreadPlace: number }): SeededInbox {
-  const file = join(process.env.E2E_DATA_DIR ?? "", "hikaya.db");
-  const db = new DatabaseSync(file);
-  db.exec("pragma busy_timeout = 10000");
+  const db = openServerDatabase();
   const now = Date.now();
   const insertUser = db.prepare(
     'insert into users (id, email, phone, role, app_metadata, user_metadata, is_anonymous, created_at, updated_at) values (?, null, ?, \'authenticated\', \'{"provider":"phone","providers":["phone"]}\', \'{}\', 0, ?, ?)',
@@ -37,9 +35,7 @@ export function seedInbox(options: { count: number; prefix: string; label: strin
   const insertProfile = db.prepare(
     "insert into profiles (user_id, name, phone_number, country_code, from_landing_page, agree_to_reminder, created_at, updated_at) values (?, ?, ?, '+962', 0, 0, ?, ?)",
   );
-  const insertMessage = db.prepare(
-    "insert into messages (user_id, sender_id, sender_role, message_type, body, created_at) values (?, ?, 'user', 'text', ?, ?) returning id",
-  );
+  const insertMessage = db.prepare(`${INSERT_MESSAGE} 'app') returning id`);
   const insertConversation = db.prepare(
     "insert into conversations (user_id, last_message_id, last_message_at, user_read_id, facilitator_read_id, last_user_message_id) values (?, ?, ?, ?, ?, ?)",
   );
@@ -75,4 +71,30 @@ export function seedInbox(options: { count: number; prefix: string; label: strin
     olderUnread: people[unreadIndex] as SeededPerson,
     olderUnreadPlace: options.olderUnreadPlace,
   };
+}
+
+const INSERT_MESSAGE =
+  "insert into messages (user_id, sender_id, sender_role, message_type, body, created_at, channel) values (?, ?, 'user', 'text', ?, ?,";
+
+function openServerDatabase(): DatabaseSync {
+  const db = new DatabaseSync(join(process.env.E2E_DATA_DIR ?? "", "hikaya.db"));
+  db.exec("pragma busy_timeout = 10000");
+  return db;
+}
+
+/**
+ * Marks a person's conversation as one they write by WhatsApp (what the provider's webhook does, which needs a
+ * provider the e2e server does not have): their last message came by WhatsApp `minutesAgo` minutes ago.
+ */
+export function seedWhatsAppMessage(userId: string, text: string, minutesAgo: number): void {
+  const db = openServerDatabase();
+  const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
+  try {
+    const row = db.prepare(`${INSERT_MESSAGE} 'whatsapp') returning id`).get(userId, userId, text, at) as { id: number };
+    db.prepare(
+      "update conversations set last_message_id = ?, last_message_at = ?, last_user_message_id = ?, whatsapp_inbound_at = ? where user_id = ?",
+    ).run(row.id, at, row.id, at, userId);
+  } finally {
+    db.close();
+  }
 }
