@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChatMessage, ConversationPerson } from "@hikaya/contracts";
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../deps.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
-import { addPerson } from "../reminders/reminders.test-helpers.ts";
+import { addPerson, twilioSignature, twilioTestEnv } from "../reminders/reminders.test-helpers.ts";
 import { wavBytes } from "./messages.test-helpers.ts";
 import { VOICE_BUCKET } from "./voice-notes.ts";
 
@@ -48,16 +47,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
   providerUrl = `http://127.0.0.1:${(provider.address() as AddressInfo).port}`;
-  t = await createTestApp({
-    REMINDER_INTERVAL_SECONDS: "0",
-    PUBLIC_URL: "https://hikaya.test",
-    SMS_PROVIDER: "twilio",
-    TWILIO_ACCOUNT_SID: "AC123",
-    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-    TWILIO_FROM: "+15005550006",
-    TWILIO_WHATSAPP_FROM: "+15005550007",
-    TWILIO_BASE_URL: providerUrl,
-  });
+  t = await createTestApp({ ...twilioTestEnv(providerUrl, AUTH_TOKEN), TWILIO_WHATSAPP_FROM: "+15005550007" });
   app = t.app;
   operator = await createTestUser(app, { role: "facilitator" });
 });
@@ -66,16 +56,7 @@ afterAll(async () => {
   await new Promise((resolve) => provider?.close(resolve));
 });
 
-const sign = (params: Record<string, string>) =>
-  createHmac("sha1", AUTH_TOKEN)
-    .update(
-      WEBHOOK +
-        Object.keys(params)
-          .sort()
-          .map((k) => k + params[k])
-          .join(""),
-    )
-    .digest("base64");
+const sign = (params: Record<string, string>) => twilioSignature(AUTH_TOKEN, WEBHOOK, params);
 const inbound = (params: Record<string, string>, signature = sign(params)) =>
   app.inject({
     method: "POST",

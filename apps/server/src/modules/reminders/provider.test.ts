@@ -1,10 +1,9 @@
-import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../deps.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
-import { addPerson, seedStories } from "./reminders.test-helpers.ts";
+import { addPerson, seedStories, twilioSignature, twilioTestEnv } from "./reminders.test-helpers.ts";
 import { MAX_ATTEMPTS, RETRY_BASE_MS, ReminderScheduler } from "./scheduler.ts";
 import { DEFAULT_SETTINGS, saveSettings } from "./settings.service.ts";
 
@@ -37,15 +36,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
-  t = await createTestApp({
-    REMINDER_INTERVAL_SECONDS: "0",
-    PUBLIC_URL: "https://hikaya.test",
-    SMS_PROVIDER: "twilio",
-    TWILIO_ACCOUNT_SID: "AC123",
-    TWILIO_AUTH_TOKEN: AUTH_TOKEN,
-    TWILIO_FROM: "+15005550006",
-    TWILIO_BASE_URL: `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
-  });
+  t = await createTestApp(twilioTestEnv(`http://127.0.0.1:${(provider.address() as AddressInfo).port}`, AUTH_TOKEN));
   app = t.app;
   await seedStories(app, 2);
   await saveSettings(
@@ -111,16 +102,7 @@ describe("a provider that is down", () => {
 
 describe("the inbound webhook with the auth token configured", () => {
   const url = "https://hikaya.test/api/reminders/inbound/twilio";
-  const sign = (params: Record<string, string>) =>
-    createHmac("sha1", AUTH_TOKEN)
-      .update(
-        url +
-          Object.keys(params)
-            .sort()
-            .map((k) => k + params[k])
-            .join(""),
-      )
-      .digest("base64");
+  const sign = (params: Record<string, string>) => twilioSignature(AUTH_TOKEN, url, params);
   const post = (params: Record<string, string>, signature?: string) =>
     app.inject({
       method: "POST",

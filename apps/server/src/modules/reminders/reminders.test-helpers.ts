@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import type { App } from "../../deps.ts";
 import { createTestUser } from "../../test/test-users.ts";
 
@@ -89,3 +89,26 @@ export function testClock(start: Date) {
 }
 
 export const hours = (d: Date, h: number) => new Date(d.getTime() + h * 3600_000);
+
+/** A test app's settings for the Twilio-style provider at `baseUrl` (a local fake), signing with `authToken`. */
+export const twilioTestEnv = (baseUrl: string, authToken: string) => ({
+  REMINDER_INTERVAL_SECONDS: "0",
+  PUBLIC_URL: "https://hikaya.test",
+  SMS_PROVIDER: "twilio",
+  TWILIO_ACCOUNT_SID: "AC123",
+  TWILIO_AUTH_TOKEN: authToken,
+  TWILIO_FROM: "+15005550006",
+  TWILIO_BASE_URL: baseUrl,
+});
+
+/** Twilio's X-Twilio-Signature for a webhook at `url` (PUBLIC_URL + path) with these form parameters. */
+export const twilioSignature = (authToken: string, url: string, params: Record<string, string>) =>
+  createHmac("sha1", authToken)
+    .update(
+      url +
+        Object.keys(params)
+          .sort()
+          .map((k) => k + params[k])
+          .join(""),
+    )
+    .digest("base64");
