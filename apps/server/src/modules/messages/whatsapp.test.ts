@@ -163,6 +163,20 @@ describe("an inbound WhatsApp message", () => {
     ).toEqual([]);
   });
 
+  it("saying STOP turns the family's reminders off and is no chat message, retried or not", async () => {
+    const family = await addPerson(app, { joinedAt: new Date() });
+    const stop = { From: `whatsapp:${family.phone}`, Body: "توقف", MessageSid: "SM-stop-1" };
+    expect((await inbound(stop)).statusCode).toBe(200);
+    expect((await inbound(stop)).statusCode).toBe(200);
+    const profile = await app.deps.db
+      .selectFrom("profiles")
+      .select("agree_to_reminder")
+      .where("user_id", "=", family.id)
+      .executeTakeFirstOrThrow();
+    expect(profile.agree_to_reminder).toBe(0);
+    expect(await conversation(family.id)).toEqual([]);
+  });
+
   it("from a number with no account is stored nowhere and answered by nothing", async () => {
     const count = async () =>
       Number(

@@ -28,6 +28,16 @@ const STOP_WORDS = new Set([
   "إلغاء",
 ]);
 
+/** Whether a reply means "stop" ("STOP", "توقف.", …), whoever sent it. */
+export function isStopWord(body: string): boolean {
+  return STOP_WORDS.has(
+    body
+      .trim()
+      .toLowerCase()
+      .replace(/[.!؟?]+$/u, ""),
+  );
+}
+
 /** Reminders off and the person's pending ones stopped, in the caller's transaction. */
 async function turnOffIn(trx: Parameters<typeof repo.turnOffReminders>[0], userId: string, via: StopVia, at: string) {
   await repo.turnOffReminders(trx, userId, via, at);
@@ -103,11 +113,7 @@ export interface InboundMessage {
  * can still be retried. Returns whether reminders were turned off.
  */
 export async function handleInbound(deps: Deps, message: InboundMessage, now = new Date()): Promise<boolean> {
-  const word = message.body
-    .trim()
-    .toLowerCase()
-    .replace(/[.!؟?]+$/u, "");
-  const phone = STOP_WORDS.has(word) ? normalizePhone(message.from.replace(/^whatsapp:/, "")) : null;
+  const phone = isStopWord(message.body) ? normalizePhone(message.from.replace(/^whatsapp:/, "")) : null;
   const userId = phone ? await repo.findUserIdByPhone(deps.db, phone) : undefined;
   const at = now.toISOString();
   return deps.db.transaction().execute(async (trx) => {
