@@ -7,6 +7,7 @@ export * from "./digits.ts";
 export * from "./enums.ts";
 export * from "./envelope.ts";
 export * from "./errors.ts";
+export * from "./family-messages.ts";
 export * from "./keepsake.ts";
 export * from "./media.ts";
 export * from "./messages.ts";

@@ -1,4 +1,5 @@
-import { MAX_RECORDING_BYTES, UPLOAD_LIMITS, VOICE_NOTE_MAX_BYTES } from "@hikaya/contracts";
+import { createHash } from "node:crypto";
+import { FAMILY_VOICE_MAX_BYTES, MAX_RECORDING_BYTES, UPLOAD_LIMITS, VOICE_NOTE_MAX_BYTES } from "@hikaya/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, tooManyRequests } from "../errors.ts";
 import { FixedWindowCounter, hitStoreFor, type WindowLimit } from "../infrastructure/rate-limit/fixed-window.ts";
@@ -11,7 +12,16 @@ import { addRouteOnRequest } from "./route-hooks.ts";
  * keyed by the route as Fastify knows it; start-up fails if an entry names no route, so a renamed route
  * cannot silently lose its limit. The README lists these values.
  */
-export const WRITE_LIMITS: Record<string, { perIp: WindowLimit; perAccount?: WindowLimit; maxBodyBytes?: number }> = {
+export const WRITE_LIMITS: Record<
+  string,
+  {
+    perIp: WindowLimit;
+    perAccount?: WindowLimit;
+    /** Counted per value of a route parameter (a share link's token, kept only as a hash in the counter's key). */
+    perParam?: { param: string; limit: WindowLimit };
+    maxBodyBytes?: number;
+  }
+> = {
   "POST /api/contactSubmission": { perIp: { limit: 10, windowSeconds: 3600 }, perAccount: { limit: 5, windowSeconds: 3600 } },
   // The contact form posted without scripts (modules/web/form-posts.routes.ts): the same store, the same rate.
   "POST /contact": { perIp: { limit: 10, windowSeconds: 3600 } },
@@ -48,9 +58,25 @@ export const WRITE_LIMITS: Record<string, { perIp: WindowLimit; perAccount?: Win
     perIp: { limit: 60, windowSeconds: 3600 },
     perAccount: { limit: 30, windowSeconds: 3600 },
   },
+  // The storyteller's answers to relatives: showing or hiding their messages, answering a question with a recording.
+  "POST /api/family-messages/:id/status": {
+    perIp: { limit: 120, windowSeconds: 3600 },
+    perAccount: { limit: 60, windowSeconds: 3600 },
+  },
+  "POST /api/family-messages/:id/answer": {
+    perIp: { limit: 60, windowSeconds: 3600 },
+    perAccount: { limit: 30, windowSeconds: 3600 },
+    maxBodyBytes: MAX_RECORDING_BYTES + 128 * 1024,
+  },
   "POST /api/messages/read": { perIp: { limit: 120, windowSeconds: 60 }, perAccount: { limit: 60, windowSeconds: 60 } },
   "POST /api/push/subscription": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 20, windowSeconds: 3600 } },
   "POST /api/push/unsubscribe": { perIp: { limit: 30, windowSeconds: 3600 }, perAccount: { limit: 20, windowSeconds: 3600 } },
+  // A relative's reply or question through a share link: counted per address and per link, whoever posts.
+  "POST /k/:token/messages": {
+    perIp: { limit: 20, windowSeconds: 3600 },
+    perParam: { param: "token", limit: { limit: 50, windowSeconds: 3600 } },
+    maxBodyBytes: FAMILY_VOICE_MAX_BYTES + 64 * 1024,
+  },
   // A visitor's signed stop link, and the SMS provider's webhook (its few addresses carry every reply).
   "POST /api/reminders/stop": { perIp: { limit: 30, windowSeconds: 3600 } },
   "POST /api/reminders/inbound/twilio": { perIp: { limit: 600, windowSeconds: 60 } },
@@ -123,6 +149,11 @@ export function installWriteLimits(app: FastifyInstance, factor: number) {
     const hits = [{ key: `write:${route}:ip:${request.ip}`, limit: scaled(rule.perIp) }];
     const account = rule.perAccount ? await accountOf(request) : null;
     if (rule.perAccount && account) hits.push({ key: `write:${route}:user:${account}`, limit: scaled(rule.perAccount) });
+    const value = rule.perParam ? (request.params as Record<string, unknown> | undefined)?.[rule.perParam.param] : undefined;
+    if (rule.perParam && typeof value === "string") {
+      const digest = createHash("sha256").update(value).digest("base64url");
+      hits.push({ key: `write:${route}:${rule.perParam.param}:${digest}`, limit: scaled(rule.perParam.limit) });
+    }
     // Both counts at once (in the database, one round trip per write, not two); so a request refused for its address
     // has still been counted against its account, and the other way round.
     const refusal = await counter.hitEach(hits);

@@ -22,6 +22,7 @@ import * as m0024 from "./0024-video-origins.ts";
 import * as m0025 from "./0025-team-inbox.ts";
 import * as m0026 from "./0026-thin-connections.ts";
 import * as m0027 from "./0027-whatsapp.ts";
+import * as m0028 from "./0028-family-messages.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -54,4 +55,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0025-team-inbox": m0025,
   "0026-thin-connections": m0026,
   "0027-whatsapp": m0027,
+  "0028-family-messages": m0028,
 };

@@ -2,6 +2,7 @@ import type { AppDeps } from "../../deps.ts";
 import { removeEmptiedFolders } from "../../infrastructure/files/file-storage.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
 import type { RequestMeta } from "../auth/auth.service.ts";
+import { familyMessageFilesOf } from "../keepsake/family-messages.service.ts";
 import { revokeEveryLink } from "../keepsake/keepsake.service.ts";
 import { forgetJobsOf } from "../media/media.service.ts";
 import { voiceNoteFilesOf } from "../messages/messages.service.ts";
@@ -33,7 +34,12 @@ export async function deleteAccountWithFiles(
   meta: RequestMeta,
   by: { kind: "self" } | { kind: "admin"; actor: Actor },
 ): Promise<{ files: number }> {
-  const files = [...(await recordingFilesOf(deps, userId)), ...(await voiceNoteFilesOf(deps.db, userId))];
+  const files = [
+    ...(await recordingFilesOf(deps, userId)),
+    ...(await voiceNoteFilesOf(deps.db, userId)),
+    // What relatives sent through the family's links and the family's answers (the rows go with the account).
+    ...(await familyMessageFilesOf(deps, userId)),
+  ];
   // Share links stop first, so no relative hears a voice while the rest of the account is going.
   await revokeEveryLink(deps, userId);
   await deps.auth.service.deleteUser(userId, meta, by.kind);

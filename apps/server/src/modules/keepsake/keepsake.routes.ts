@@ -1,4 +1,3 @@
-import { Readable } from "node:stream";
 import {
   keepsakeLinkParamsSchema,
   keepsakeSchema,
@@ -7,7 +6,7 @@ import {
   keepsakeUserParamsSchema,
   mediaLanguageQuerySchema,
 } from "@hikaya/contracts";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
@@ -15,9 +14,11 @@ import { errorResponses } from "../../plugins/http-schemas.ts";
 import { actorOf } from "../audit/audit.service.ts";
 import { requireAdmin, requireUser } from "../auth/guards.ts";
 import { sendObject } from "../storage/object-response.ts";
+import { familyMessageRoutes } from "./family-messages.routes.ts";
 import { keepsakeForOperator, keepsakeOf, revokeKeepsakeLink, saveKeepsakeSettings, shareKeepsake } from "./keepsake.service.ts";
 import { listeningAudioOf, listeningPageOf } from "./listening.service.ts";
 import { linkNotFoundPage, listeningPage } from "./listening-page.ts";
+import { sendPage } from "./page-response.ts";
 
 const NO_STORE = "private, no-store";
 
@@ -130,15 +131,7 @@ const audioParams = tokenParams.extend({ voice: z.string().max(120) });
  */
 export async function listeningRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // The page goes as a stream: the error-shape guard (plugins/http-edge.ts) turns a string 404 into JSON, and a
-  // relative who scans a revoked link must read a page, not an error body.
-  const page = (reply: FastifyReply, status: number, html: string) =>
-    reply
-      .code(status)
-      .header("content-type", "text/html; charset=utf-8")
-      .header("cache-control", "no-store")
-      .header("referrer-policy", "no-referrer")
-      .send(Readable.from([Buffer.from(html)]));
+  const page = sendPage;
 
   app.get(
     "/k/:token",
@@ -168,4 +161,5 @@ export async function listeningRoutes(fastify: FastifyInstance) {
 export async function keepsakeModule(fastify: FastifyInstance) {
   await fastify.register(keepsakeRoutes, { prefix: "/api" });
   await fastify.register(listeningRoutes);
+  await fastify.register(familyMessageRoutes);
 }

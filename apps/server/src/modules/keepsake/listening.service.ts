@@ -1,6 +1,8 @@
 import type { Bucket, Language } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
+import { RECORDINGS_BUCKET } from "../recordings/recordings.service.ts";
+import { answeredQuestionsOf } from "./family-messages.repository.ts";
 import { findLinkByHash, type KeepsakeLinksTable } from "./keepsake.repository.ts";
 import { catalogueOf, chosenVoices, type VoiceEntry, voiceKey } from "./keepsake.service.ts";
 import { hashOf, isWellFormedToken } from "./share-links.ts";
@@ -21,7 +23,15 @@ export interface ListeningPage {
     recordedAt: string;
     durationSeconds: number | null;
   }[];
+  /** Relatives' questions the family answered with their voice ("Questions from your family"). */
+  questions: { id: string; slug: string; name: string; text: string | null }[];
 }
+
+const FAMILY_SLUG = "family-";
+
+/** The answered questions a link plays: the book's every one, a voice link's those that came through it. */
+const answeredFor = (deps: Deps, link: KeepsakeLinksTable) =>
+  answeredQuestionsOf(deps.db, link.user_id, link.scope === "book" ? null : link.id);
 
 export const slugOf = (v: Pick<VoiceEntry, "kind" | "id">) => `${v.kind}-${v.id}`;
 
@@ -31,7 +41,7 @@ export const slugOf = (v: Pick<VoiceEntry, "kind" | "id">) => `${v.kind}-${v.id}
  * API): suspended, not revoked, so the same links work again once the ban ends. The ban is read with the link, on
  * every request, so no cache can keep a blocked family's voices shared.
  */
-async function liveLink(deps: Deps, token: string): Promise<KeepsakeLinksTable> {
+export async function liveLink(deps: Deps, token: string): Promise<KeepsakeLinksTable> {
   if (!isWellFormedToken(token)) throw notFound("This link is not valid");
   const link = await findLinkByHash(deps.db, hashOf(token));
   const now = new Date().toISOString();
@@ -46,7 +56,7 @@ async function liveLink(deps: Deps, token: string): Promise<KeepsakeLinksTable> 
 }
 
 /** The voices a link opens now: its one voice, or every voice in the book as the family has it today. */
-async function voicesOf(deps: Deps, link: KeepsakeLinksTable) {
+export async function voicesOf(deps: Deps, link: KeepsakeLinksTable) {
   const { stories, voices } = await catalogueOf(deps, link.user_id);
   const { title, dedication, chosen } = await chosenVoices(deps, link.user_id, voices);
   const opened =
@@ -69,7 +79,8 @@ export async function listeningPageOf(deps: Deps, token: string): Promise<Listen
   const present = (
     await Promise.all(opened.map(async (v) => (v.file && (await deps.storage.stat(v.file.bucket, v.file.key)) ? v : null)))
   ).filter((v): v is VoiceEntry => v !== null);
-  if (present.length === 0) throw notFound("This link is not valid");
+  const questions = await answeredFor(deps, link);
+  if (present.length === 0 && questions.length === 0) throw notFound("This link is not valid");
   const storyOf = new Map(stories.map((s) => [s.id, s]));
   const book = link.scope === "book";
   return {
@@ -87,12 +98,18 @@ export async function listeningPageOf(deps: Deps, token: string): Promise<Listen
         durationSeconds: v.durationSeconds,
       };
     }),
+    questions: questions.map((q) => ({ id: q.id, slug: `${FAMILY_SLUG}${q.id}`, name: q.name, text: q.text })),
   };
 }
 
 /** The stored file of one voice the link opens; anything else is not found. */
 export async function listeningAudioOf(deps: Deps, token: string, slug: string): Promise<{ bucket: Bucket; key: string }> {
   const link = await liveLink(deps, token);
+  if (slug.startsWith(FAMILY_SLUG)) {
+    const question = (await answeredFor(deps, link)).find((q) => `${FAMILY_SLUG}${q.id}` === slug);
+    if (!question?.answer_key) throw notFound("This link is not valid");
+    return { bucket: RECORDINGS_BUCKET, key: question.answer_key };
+  }
   const { opened } = await voicesOf(deps, link);
   const voice = opened.find((v) => slugOf(v) === slug);
   if (!voice?.file) throw notFound("This link is not valid");

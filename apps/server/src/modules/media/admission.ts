@@ -23,7 +23,13 @@ export type Admission = "voice" | "video";
  * minutes), `video_too_long` and `video_too_large` (past MEDIA_MAX_VIDEO_MINUTES, MEDIA_MAX_VIDEO_SIDE_PX). A "video"
  * with sound only (a question's audio, recorded as WebM) is held to the voice limit. Returns what was measured.
  */
-export async function admitMedia(deps: Pick<AppDeps, "config">, file: string, as: Admission): Promise<Probe> {
+export async function admitMedia(
+  deps: Pick<AppDeps, "config">,
+  file: string,
+  as: Admission,
+  // A voice path with a shorter limit than a recording's (a relative's message on a share link).
+  { maxVoiceSeconds = MAX_RECORDING_SECONDS }: { maxVoiceSeconds?: number } = {},
+): Promise<Probe> {
   const bins = await loadBinaries();
   let info: Probe;
   try {
@@ -50,9 +56,9 @@ export async function admitMedia(deps: Pick<AppDeps, "config">, file: string, as
     return info;
   }
   if (!info.hasAudio) throw new AppError("media_unreadable", "This file has no sound to play");
-  if (info.durationSeconds > MAX_RECORDING_SECONDS + SLACK_SECONDS)
-    throw new AppError("voice_too_long", `A voice may be at most ${MAX_RECORDING_SECONDS / 60} minutes long`, {
-      limitMinutes: MAX_RECORDING_SECONDS / 60,
+  if (info.durationSeconds > maxVoiceSeconds + SLACK_SECONDS)
+    throw new AppError("voice_too_long", `A voice may be at most ${maxVoiceSeconds / 60} minutes long`, {
+      limitMinutes: maxVoiceSeconds / 60,
       seconds: Math.round(info.durationSeconds),
     });
   return info;

@@ -68,6 +68,14 @@ export async function detectAudio(head: Buffer): Promise<Sniffed | null> {
   return null;
 }
 
+/** How large and how long an upload may be: a story recording's by default, a relative's voice less. */
+export interface AudioLimits {
+  maxBytes: number;
+  maxSeconds: number;
+}
+
+export const RECORDING_LIMITS: AudioLimits = { maxBytes: MAX_RECORDING_BYTES, maxSeconds: MAX_RECORDING_SECONDS };
+
 /**
  * Passes an upload through while deciding its type from the first bytes, counting its size and, for
  * WAV, refusing it as soon as it runs past the duration limit. `detected` settles once the type is known.
@@ -81,8 +89,11 @@ export class AudioInspector extends Transform {
   #resolve!: (s: Sniffed) => void;
   #reject!: (e: unknown) => void;
 
-  constructor() {
+  readonly limits: AudioLimits;
+
+  constructor(limits: AudioLimits = RECORDING_LIMITS) {
     super();
+    this.limits = limits;
     this.detected = new Promise<Sniffed>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -103,8 +114,8 @@ export class AudioInspector extends Transform {
 
   #tooLong(): AppError | undefined {
     const seconds = this.durationSeconds;
-    if (seconds !== null && seconds > MAX_RECORDING_SECONDS) {
-      return new AppError("payload_too_large", `A recording may be at most ${MAX_RECORDING_SECONDS / 60} minutes long`);
+    if (seconds !== null && seconds > this.limits.maxSeconds) {
+      return new AppError("payload_too_large", `A recording may be at most ${this.limits.maxSeconds / 60} minutes long`);
     }
     return undefined;
   }
@@ -116,8 +127,8 @@ export class AudioInspector extends Transform {
     const sniffed = await detectAudio(head);
     if (!sniffed) return new AppError("unsupported_media_type", "The recording must be WAV, WebM, Ogg, MP4/AAC or MP3 audio");
     const claimed = sniffed.wav?.dataSize;
-    if (sniffed.wav && claimed && claimed / sniffed.wav.byteRate > MAX_RECORDING_SECONDS) {
-      return new AppError("payload_too_large", `A recording may be at most ${MAX_RECORDING_SECONDS / 60} minutes long`);
+    if (sniffed.wav && claimed && claimed / sniffed.wav.byteRate > this.limits.maxSeconds) {
+      return new AppError("payload_too_large", `A recording may be at most ${this.limits.maxSeconds / 60} minutes long`);
     }
     this.#sniffed = sniffed;
     this.#resolve(sniffed);
@@ -127,8 +138,8 @@ export class AudioInspector extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
     this.bytes += chunk.length;
-    if (this.bytes > MAX_RECORDING_BYTES) {
-      callback(new AppError("payload_too_large", `A recording may be at most ${MAX_RECORDING_BYTES / 1024 / 1024} MB`));
+    if (this.bytes > this.limits.maxBytes) {
+      callback(new AppError("payload_too_large", `A recording may be at most ${this.limits.maxBytes / 1024 / 1024} MB`));
       return;
     }
     if (this.#sniffed) {

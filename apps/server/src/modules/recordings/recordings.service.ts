@@ -12,7 +12,7 @@ import { voiceCopyKey } from "../media/enqueue.ts";
 import { openStoryFor } from "../program/program.service.ts";
 import { isValidLink as isValidSignedLink, signedQuery } from "../storage/signed-links.ts";
 import { withSpool } from "../storage/spool.ts";
-import { AudioInspector } from "./audio-inspector.ts";
+import { AudioInspector, type AudioLimits, RECORDING_LIMITS } from "./audio-inspector.ts";
 import { findRecording, insertRecording, listRecordingsOf } from "./recordings.repository.ts";
 
 type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "config" | "fileEvents">;
@@ -87,12 +87,20 @@ export interface StoredAudio {
  * Ogg or WebM voice states none a sniffer can trust) and only a voice within the limit is stored, whole or not at
  * all. Never holds more than the first few KB in memory.
  */
-export async function storeAudio(deps: Deps, userId: string, file: Readable): Promise<StoredAudio> {
+export async function storeAudio(
+  deps: Deps,
+  userId: string,
+  file: Readable,
+  options: { folder?: string; limits?: AudioLimits } = {},
+): Promise<StoredAudio> {
   const id = randomUUID();
-  const key = `${userId}/${id}`;
-  const inspector = new AudioInspector();
+  const key = `${userId}/${options.folder ? `${options.folder}/` : ""}${id}`;
+  const limits = options.limits ?? RECORDING_LIMITS;
+  const inspector = new AudioInspector(limits);
   // Busboy only truncates a file at its limit; stop at once instead, so the rest is never read.
-  file.once("limit", () => file.destroy(new AppError("payload_too_large", "A recording may be at most 25 MB")));
+  file.once("limit", () =>
+    file.destroy(new AppError("payload_too_large", `A recording may be at most ${limits.maxBytes / 1024 / 1024} MB`)),
+  );
   return withSpool(async (spool) => {
     try {
       await pipeline(file, inspector, createWriteStream(spool));
@@ -107,7 +115,7 @@ export async function storeAudio(deps: Deps, userId: string, file: Readable): Pr
       throw cause;
     }
     const sniffed = await inspector.detected;
-    await admitMedia(deps, spool, "voice");
+    await admitMedia(deps, spool, "voice", { maxVoiceSeconds: limits.maxSeconds });
     const { size } = await deps.storage.put(RECORDINGS_BUCKET, key, createReadStream(spool), sniffed.contentType);
     return { id, key, contentType: sniffed.contentType, size, durationSeconds: inspector.durationSeconds };
   });
