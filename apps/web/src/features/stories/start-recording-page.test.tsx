@@ -77,8 +77,17 @@ describe("saving a recording offline", () => {
     expect(navigate).toHaveBeenCalledWith("/", { replace: true });
   });
 
-  it("says the save failed, and stays, where the story needs the upload", async () => {
+  it("says the take is kept and will be sent, and stays, where the story needs the upload", async () => {
     params = { id: "s9", index: "9" };
+    const { error, info } = await saveOffline(en.recording.saveStory);
+    expect(error).not.toHaveBeenCalled();
+    expect(info.mock.calls.map(([text]) => text)).toEqual([en.recording.keptWillSend]);
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it("says the save failed, and stays, when the server refuses the take", async () => {
+    params = { id: "s9", index: "9" };
+    vi.mocked(saveRecording).mockRejectedValueOnce(new ApiError("payload_too_large", "too large", 413));
     const { error, info } = await saveOffline(en.recording.saveStory);
     expect(error.mock.calls.map(([text]) => text)).toEqual([en.recording.error]);
     expect(info).not.toHaveBeenCalled();

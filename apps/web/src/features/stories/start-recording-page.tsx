@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner, Spinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
+import { ApiError } from "../../lib/api-client.ts";
 import { errorText, isRefusedFile } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useNavigate, useParams } from "../../lib/router.tsx";
@@ -68,7 +69,11 @@ function Recorder({ story, index }: { story: Pick<Story, "id" | "order">; index:
         return;
       }
       if (uploadRequired) {
-        toast.error(t("recording.error"));
+        // The take is kept on the device either way; only a refusal by the server is an error. Without a connection
+        // it waits beside the retry button (and the stories list sends it), so the person is told exactly that.
+        const offline = !(error instanceof ApiError) || error.code === "network";
+        if (offline) toast.info(t("recording.keptWillSend"));
+        else toast.error(t("recording.error"));
         setSaving(false);
         return;
       }
