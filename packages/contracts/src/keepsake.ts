@@ -83,6 +83,22 @@ export const keepsakeStorySchema = z.object({
 });
 export type KeepsakeStory = z.infer<typeof keepsakeStorySchema>;
 
+/** A relative's message the family put in the book: a reply they showed, or a question they answered. */
+export const keepsakeFamilyEntrySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  text: z.string().nullable(),
+  /** The relative's own voice, when they recorded one (a short-lived signed address). */
+  audioUrl: z.string().nullable(),
+  /** The voice a reply is about. */
+  voice: keepsakeVoiceRefSchema.nullable(),
+  createdAt: z.string(),
+  /** A question's recorded answer (a short-lived signed address) and when it was given. */
+  answerUrl: z.string().nullable(),
+  answeredAt: z.string().nullable(),
+});
+export type KeepsakeFamilyEntry = z.infer<typeof keepsakeFamilyEntrySchema>;
+
 export const keepsakeSchema = z.object({
   title: z.string(),
   dedication: z.string(),
@@ -94,6 +110,8 @@ export const keepsakeSchema = z.object({
   stories: z.array(keepsakeStorySchema),
   /** Every live link (book and voices), newest first: the share list. */
   links: z.array(keepsakeLinkSchema),
+  /** "Questions from your family" (answered, in the order answered) and the replies the family showed. */
+  family: z.object({ questions: z.array(keepsakeFamilyEntrySchema), replies: z.array(keepsakeFamilyEntrySchema) }),
 });
 export type Keepsake = z.infer<typeof keepsakeSchema>;
 

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { api } from "../lib/api-client.ts";
 import { signOut } from "../lib/auth.ts";
+import { familyMessagesQuery, useFamilyMessages } from "../lib/family-messages.ts";
 import { currentLanguage, useTranslation } from "../lib/i18n.ts";
 import { promptInstall } from "../lib/install-prompt.ts";
 import { useMe } from "../lib/me.ts";
@@ -55,6 +56,7 @@ const ICONS = {
   logout: "M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10",
   profile: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 20c1.5-4 4.5-6 8-6s6.5 2 8 6",
   keepsake: "M5 4h11a3 3 0 0 1 3 3v13H8a3 3 0 0 1-3-3zM5 17a3 3 0 0 1 3-3h11",
+  family: "M9 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM3 20a6 6 0 0 1 12 0M16 5a3 3 0 0 1 0 6M17 14.5a6 6 0 0 1 4 5.5",
 };
 
 function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void }) {
@@ -68,6 +70,7 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
   const panel = useRef<HTMLDivElement>(null);
   const watched = me.data?.watchedStories?.length ?? 0;
   const unread = useUnreadMessages(watched > MESSAGE_CENTER_MIN_WATCHED);
+  const family = useFamilyMessages(me.isSuccess);
   const hasRecording = useQuery({
     queryKey: ["recordings", "any"],
     queryFn: ({ signal }) => api<unknown[]>("/recordings", { signal }).then((list) => list.length > 0),
@@ -78,6 +81,7 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
     if (state !== "open") return;
     // The count is fresh each time the menu opens (a reply may have come while reading a story).
     void queryClient.invalidateQueries({ queryKey: unreadQuery.queryKey });
+    void queryClient.invalidateQueries({ queryKey: familyMessagesQuery.queryKey });
     panel.current?.querySelector<HTMLElement>("a, button")?.focus();
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Escape") onClose();
@@ -93,7 +97,8 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
     else navigate(to);
   };
 
-  const items: { key: string; icon: string; label: string; count?: number; onClick: () => void }[] = [
+  const familyUnread = family.data?.unread ?? 0;
+  const items: { key: string; icon: string; label: string; count?: number; countLabel?: string; onClick: () => void }[] = [
     ...(watched > MESSAGE_CENTER_MIN_WATCHED
       ? [{ key: "messageCenter", icon: ICONS.chat, label: t("menu.messageCenter"), count: unread, onClick: go("/user-home") }]
       : []),
@@ -101,6 +106,19 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
     // The keepsake is a book of the family's own voices: offered once there is one.
     ...(hasRecording.data
       ? [{ key: "keepsake", icon: ICONS.keepsake, label: t("menu.keepsake"), onClick: go("/keepsake") }]
+      : []),
+    // Relatives' replies and questions: offered once one came, with those still to decide counted.
+    ...(family.data && family.data.messages.length > 0
+      ? [
+          {
+            key: "family",
+            icon: ICONS.family,
+            label: t("menu.family"),
+            count: familyUnread,
+            countLabel: t("menu.familyUnread", { count: familyUnread }),
+            onClick: go("/family"),
+          },
+        ]
       : []),
     {
       key: "share",
@@ -161,7 +179,7 @@ function MenuOverlay({ state, onClose }: { state: MenuState; onClose: () => void
                   {item.count ? (
                     <span className="menu-item__count">
                       <span aria-hidden="true">{item.count}</span>
-                      <span className="visually-hidden">{t("menu.unread", { count: item.count })}</span>
+                      <span className="visually-hidden">{item.countLabel ?? t("menu.unread", { count: item.count })}</span>
                     </span>
                   ) : null}
                 </button>

@@ -57,6 +57,10 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader
     (chosen ?? keepsake.stories.flatMap((s) => s.voices.filter((v) => v.included))).map((v, i) => [refKey(v), i]),
   );
   const bookLink = keepsake.links.find((l) => l.scope === "book");
+  // Replies the family chose to show sit under the voice they answer.
+  const repliesTo = new Map<string, Keepsake["family"]["replies"]>();
+  for (const r of keepsake.family.replies)
+    if (r.voice) repliesTo.set(refKey(r.voice), [...(repliesTo.get(refKey(r.voice)) ?? []), r]);
   const speaker = (v: KeepsakeVoice) =>
     v.ownVoice ? keepsake.familyName || t("book.family") : language === "ar" ? v.speakerNameAr : v.speakerNameEn;
   const pageRules =
@@ -117,6 +121,12 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader
                     </p>
                   </div>
                   {v.link ? <Qr link={v.link} label={t("book.scan")} /> : null}
+                  {(repliesTo.get(refKey(v)) ?? []).map((r) => (
+                    <blockquote key={r.id} className="keepsake-reply">
+                      <p className="keepsake-voice__speaker">{t("book.reply", { name: r.name })}</p>
+                      <p>{r.text ?? t("book.recordedReply")}</p>
+                    </blockquote>
+                  ))}
                 </li>
               ))}
             </ul>
@@ -128,6 +138,30 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader
           </section>
         );
       })}
+      {keepsake.family.questions.length > 0 ? (
+        <section className="keepsake-story keepsake-family">
+          <h3 className="keepsake-story__title">{t("book.familyQuestions")}</h3>
+          <ul className="keepsake-voices">
+            {keepsake.family.questions.map((q) => (
+              <li key={q.id} className="keepsake-voice keepsake-family__question">
+                <div className="keepsake-voice__text">
+                  <p className="keepsake-voice__speaker">{t("book.asked", { name: q.name })}</p>
+                  <p className="keepsake-family__text">{q.text ?? t("book.recordedQuestion")}</p>
+                  {q.answeredAt ? (
+                    <p className="keepsake-voice__meta">
+                      {t("book.answered", {
+                        name: keepsake.familyName || t("book.family"),
+                        date: formatDay(q.answeredAt, language),
+                      })}
+                    </p>
+                  ) : null}
+                </div>
+              </li>
+            ))}
+          </ul>
+          {bookLink ? <p className="keepsake-note">{t("book.scanAnswers")}</p> : null}
+        </section>
+      ) : null}
     </article>
   );
 }

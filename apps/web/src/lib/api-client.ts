@@ -87,7 +87,7 @@ function statusCode(status: number): ErrorCode {
   return "bad_request";
 }
 
-/** Public API: GET/POST/PUT/DELETE with JSON. */
+/** Public API: GET/POST/PUT/DELETE with JSON (or a FormData body, sent as multipart). */
 export async function api<T>(
   path: string,
   options: {
@@ -101,10 +101,11 @@ export async function api<T>(
     keepalive?: boolean;
   } = {},
 ): Promise<T> {
+  const form = options.body instanceof FormData ? options.body : null;
   const init: RequestInit = {
     method: options.method ?? (options.body === undefined ? "GET" : "POST"),
-    headers: options.body === undefined ? {} : { "content-type": "application/json" },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    headers: options.body === undefined || form ? {} : { "content-type": "application/json" },
+    body: form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     signal: options.signal,
     ...(options.keepalive ? { keepalive: true } : {}),
   };

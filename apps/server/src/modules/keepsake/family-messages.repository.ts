@@ -102,3 +102,20 @@ export async function answeredQuestionsOf(db: Db, userId: string, linkId: string
   if (linkId) query = query.where("link_id", "=", linkId);
   return query.orderBy("answered_at").orderBy("id").execute();
 }
+
+/** What the book holds of relatives' messages: the shown replies and the answered questions. */
+export async function bookFamilyMessagesOf(db: Db, userId: string) {
+  return tables(db)
+    .selectFrom("family_messages")
+    .selectAll()
+    .where("user_id", "=", userId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("kind", "=", "reply"), eb("status", "=", "shown")]),
+        eb.and([eb("kind", "=", "question"), eb("status", "=", "answered")]),
+      ]),
+    )
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}

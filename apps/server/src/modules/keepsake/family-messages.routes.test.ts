@@ -218,18 +218,23 @@ describe("the storyteller's side", () => {
     expect((await t.app.inject({ method: "GET", url: "/api/family-messages" })).statusCode).toBe(401);
   });
 
-  it("shows and hides a message; another family's message is not found", async () => {
+  it("shows and hides a message, in the book or out of it; another family's message is not found", async () => {
     const family = await seedFamily(t.app);
     const other = await seedFamily(t.app);
     const links = await shared(family);
-    const id = (await post(links.book, fields({ kind: "question", name: "Omar", text: "Hi" }))).json<{ id: string }>().id;
+    const id = (await post(links.book, fields({ kind: "reply", name: "Omar", text: "Hi" }))).json<{ id: string }>().id;
+    const inBook = async () =>
+      (await t.app.inject({ method: "GET", url: "/api/keepsake", headers: family.user.headers })).json<Keepsake>().family;
+    expect(await inBook()).toEqual({ questions: [], replies: [] });
     const set = (who: KeepsakeFamily, status: string) =>
       t.app.inject({ method: "POST", url: `/api/family-messages/${id}/status`, headers: who.user.headers, payload: { status } });
     const shown = await set(family, "shown");
     expect(shown.statusCode).toBe(200);
     expect(shown.json()).toMatchObject({ id, status: "shown" });
     expect((await listOf(family)).unread).toBe(0);
+    expect((await inBook()).replies).toEqual([expect.objectContaining({ id, name: "Omar", text: "Hi" })]);
     expect((await set(family, "hidden")).json()).toMatchObject({ status: "hidden" });
+    expect(await inBook()).toEqual({ questions: [], replies: [] });
     expect((await set(family, "answered")).statusCode).toBe(400);
     const foreign = await set(other, "shown");
     expect(foreign.statusCode).toBe(404);
@@ -277,6 +282,17 @@ describe("answering a question", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.body).toContain("أجابت العائلة عن سؤالك");
     expect(sent[0]?.body).toContain(`/k/${links.book}#answer-${id}`);
+    // The book holds the answered question, for the family to print.
+    const book = await t.app.inject({ method: "GET", url: "/api/keepsake", headers: family.user.headers });
+    expect(book.json<Keepsake>().family.questions).toEqual([
+      expect.objectContaining({
+        id,
+        name,
+        text: "Where is the tree?",
+        answerUrl: expect.any(String),
+        answeredAt: expect.any(String),
+      }),
+    ]);
     // A second take replaces the first without texting again.
     expect((await answer(family, id)).statusCode).toBe(200);
     expect(await t.app.deps.messages.list({ limit: 10, recipient: "+962791234567" })).toHaveLength(1);

@@ -16,7 +16,7 @@ import { enqueueMedia, voiceCopyKey } from "../media/enqueue.ts";
 import { voiceCopyOf } from "../media/media.service.ts";
 import type { AudioLimits } from "../recordings/audio-inspector.ts";
 import { discardAudio, RECORDINGS_BUCKET, type StoredAudio, storeAudio } from "../recordings/recordings.service.ts";
-import { isValidLink, signedQuery } from "../storage/signed-links.ts";
+import { type FamilyAudioPart, familyAudioUrl, isValidFamilyAudioLink } from "./family-audio-links.ts";
 import {
   type FamilyMessagesTable,
   familyMessageKeysOf,
@@ -108,12 +108,6 @@ export async function leaveFamilyMessage(
   return { id: row.id, status: "pending" };
 }
 
-/** Signed playback links, one subject per file of a message (storage/signed-links.ts). */
-type AudioPart = "voice" | "answer";
-const subjectOf = (id: string, part: AudioPart) => `family-messages/${id}/${part}`;
-export const familyAudioUrl = (deps: Pick<AppDeps, "auth">, id: string, part: AudioPart) =>
-  `/api/family-messages/${id}/${part}?${signedQuery(deps, subjectOf(id, part))}`;
-
 export function toFamilyMessage(deps: Pick<AppDeps, "auth">, row: FamilyMessagesTable): FamilyMessage {
   return {
     id: row.id,
@@ -156,11 +150,11 @@ export async function setFamilyMessageStatus(
 export async function familyAudioFile(
   deps: Pick<AppDeps, "db" | "auth">,
   id: string,
-  part: AudioPart,
+  part: FamilyAudioPart,
   expires: number | undefined,
   signature: string | undefined,
 ) {
-  if (!isValidLink(deps, subjectOf(id, part), expires, signature))
+  if (!isValidFamilyAudioLink(deps, id, part, expires, signature))
     throw new AppError("forbidden", "This link has expired or is not valid");
   const row = await findAnyFamilyMessage(deps.db, id);
   const key = part === "voice" ? row?.audio_key : row?.answer_key;

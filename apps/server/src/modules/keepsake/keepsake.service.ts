@@ -1,6 +1,7 @@
 import type {
   Bucket,
   Keepsake,
+  KeepsakeFamilyEntry,
   KeepsakeLink,
   KeepsakeSettings,
   KeepsakeShare,
@@ -15,6 +16,8 @@ import { type Actor, audit } from "../audit/audit.service.ts";
 import { measuredLengthsOf } from "../media/media.service.ts";
 import { RECORDINGS_BUCKET, signedAudioUrl } from "../recordings/recordings.service.ts";
 import { objectOf, signMedia } from "../storage/story-media.ts";
+import { familyAudioUrl } from "./family-audio-links.ts";
+import { bookFamilyMessagesOf } from "./family-messages.repository.ts";
 import {
   answersOf,
   findKeepsake,
@@ -219,6 +222,7 @@ export async function keepsakeOf(deps: Deps, userId: string, language: Language)
     link: linkOfVoice.get(voiceKey(v)) ?? null,
   });
   const all = [...voices.values()];
+  const family = await familyInBook(deps, userId);
   return {
     title,
     dedication,
@@ -237,6 +241,29 @@ export async function keepsakeOf(deps: Deps, userId: string, language: Language)
       ].map(view),
     })),
     links,
+    family,
+  };
+}
+
+/** The relatives' messages the family put in the book: replies they showed, questions they answered (oldest first). */
+async function familyInBook(deps: Deps, userId: string): Promise<Keepsake["family"]> {
+  const rows = await bookFamilyMessagesOf(deps.db, userId);
+  const entry = (r: (typeof rows)[number]): KeepsakeFamilyEntry => ({
+    id: r.id,
+    name: r.name,
+    text: r.text,
+    audioUrl: r.audio_key ? familyAudioUrl(deps, r.id, "voice") : null,
+    voice: r.voice_kind && r.voice_id ? { kind: r.voice_kind === "answer" ? "answer" : "recording", id: r.voice_id } : null,
+    createdAt: r.created_at,
+    answerUrl: r.answer_key ? familyAudioUrl(deps, r.id, "answer") : null,
+    answeredAt: r.answered_at,
+  });
+  return {
+    questions: rows
+      .filter((r) => r.kind === "question")
+      .sort((a, b) => (a.answered_at ?? "").localeCompare(b.answered_at ?? "") || a.id.localeCompare(b.id))
+      .map(entry),
+    replies: rows.filter((r) => r.kind === "reply").map(entry),
   };
 }
 

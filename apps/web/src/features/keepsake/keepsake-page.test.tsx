@@ -38,6 +38,7 @@ const keepsake: Keepsake = {
     },
   ],
   links: [],
+  family: { questions: [], replies: [] },
 };
 
 vi.mock("../../components/require-user.ts", () => ({ useRequireUser: () => true }));
