@@ -5,7 +5,7 @@ import type { Locator } from "@playwright/test";
 import { FAMILY_TEXTS } from "../../apps/server/src/modules/keepsake/family-page.ts";
 import arKeepsake from "../../apps/web/src/locales/ar/keepsake.json" with { type: "json" };
 import enKeepsake from "../../apps/web/src/locales/en/keepsake.json" with { type: "json" };
-import { adminToken } from "../pages/admin.ts";
+import { adminToken, Console } from "../pages/admin.ts";
 import { auth, createUser, recordThought, STRINGS, signIn, storyByOrder, watchUpTo } from "../pages/journey.ts";
 import { expect, type Page, test } from "../support/fixtures.ts";
 
@@ -153,4 +153,39 @@ test("relatives reply and ask from the link they have; the storyteller shows and
   });
   expect(refused.status()).toBe(404);
   await plain.close();
+});
+
+test("an operator removes a relative's abusive message from beside the family's keepsake", async ({
+  page,
+  request,
+  lang,
+  shot,
+}) => {
+  const person = await createUser(request);
+  await watchUpTo(request, person, 1);
+  await recordThought(request, person, (await storyByOrder(request, person, 1)).id);
+  const shared = await request.post("/api/keepsake/share", { headers: auth(person), data: { expiry: "year", language: lang } });
+  const bookUrl = new URL(((await shared.json()) as Keepsake).links.find((l) => l.scope === "book")?.url ?? "").pathname;
+  const spammer = `Spam ${Date.now().toString(36)}`;
+  const sent = await request.post(`${bookUrl}/messages`, {
+    multipart: { kind: "reply", name: spammer, text: "Buy cheap watches" },
+    headers: { accept: "application/json" },
+  });
+  expect(sent.status()).toBe(201);
+
+  await page.setViewportSize({ width: 1280, height: 860 });
+  const c = new Console(page, lang);
+  await c.signIn();
+  await c.submitSignIn();
+  await page.goto(`/admin/users/${person.userId}/keepsake`);
+  const list = page.getByRole("region", { name: c.s.keepsake.familyTitle });
+  await expect(list.getByText(spammer)).toBeVisible();
+  await list.scrollIntoViewIfNeeded();
+  await shot("console-family-messages");
+  await list.getByRole("button", { name: `${c.s.common.delete}: ${spammer}` }).click();
+  const dialog = page.getByRole("dialog", { name: fill(c.s.keepsake.familyDeleteTitle, { name: spammer }) });
+  await dialog.getByRole("button", { name: c.s.common.delete }).click();
+  await expect(list.getByText(c.s.keepsake.familyEmpty)).toBeVisible();
+  const left = await request.get("/api/family-messages", { headers: auth(person) });
+  expect(((await left.json()) as { messages: unknown[] }).messages).toEqual([]);
 });

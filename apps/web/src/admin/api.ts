@@ -18,6 +18,7 @@ import type {
   DocumentInput,
   DocumentKey,
   ErrorCode,
+  FamilyMessageList,
   InstructionInput,
   InstructionLocation,
   Keepsake,
@@ -99,6 +100,12 @@ export const adminQueries = {
       queryFn: () => consoleApi<Keepsake>(`/keepsake/people/${encodeURIComponent(id)}?lang=${language}`),
       staleTime: Number.POSITIVE_INFINITY,
       gcTime: 0,
+    }),
+  /** What relatives left in a person's book (admins), to remove abuse. */
+  familyMessages: (id: string) =>
+    queryOptions({
+      queryKey: ["admin", "family-messages", id],
+      queryFn: () => consoleApi<FamilyMessageList>(`/keepsake/people/${encodeURIComponent(id)}/family-messages`),
     }),
   contacts: (status: "open" | "handled" | "all", q: string) =>
     pagedQuery<ContactPage>(["admin", "contacts", status, q], "/admin/contact-submissions", { status, q }),

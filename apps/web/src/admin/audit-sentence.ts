@@ -68,6 +68,7 @@ const SENTENCES = new Set([
   "person.delete",
   "person.reset_code",
   "person.keepsake.open",
+  "person.family_message.delete",
   "conversation.assign",
   "conversation.unassign",
 ]);

@@ -80,8 +80,12 @@ export async function findAnyFamilyMessage(db: Db, id: string) {
   return tables(db).selectFrom("family_messages").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export async function deleteFamilyMessage(db: Db, id: string) {
-  const result = await tables(db).deleteFrom("family_messages").where("id", "=", id).executeTakeFirst();
+export async function deleteFamilyMessage(db: Db, userId: string, id: string) {
+  const result = await tables(db)
+    .deleteFrom("family_messages")
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 

@@ -1,6 +1,7 @@
 import { errorBodySchema, type FamilyMessageList, type Keepsake } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { createTestUser } from "../../test/test-users.ts";
 import { deleteAccountWithFiles } from "../account/deletion.service.ts";
 import { multipart, type Part, wav, webm } from "../recordings/test-fixtures.ts";
 import { type KeepsakeFamily, seedFamily } from "./keepsake.test-helpers.ts";
@@ -315,6 +316,40 @@ describe("answering a question", () => {
     });
     expect(none.statusCode).toBe(400);
     expect((await listOf(family)).messages.every((m) => m.status === "pending")).toBe(true);
+  });
+});
+
+describe("operators remove abuse", () => {
+  it("an admin lists a person's messages and removes one with its recording; others may not", async () => {
+    const admin = await createTestUser(t.app, { admin: true });
+    const family = await seedFamily(t.app);
+    const links = await shared(family);
+    const abuse = await post(links.book, [
+      ...fields({ kind: "reply", name: "Spam", text: "Buy now" }),
+      { name: "audio", filename: "v.wav", type: "audio/wav", data: wav(1) },
+    ]);
+    const id = abuse.json<{ id: string }>().id;
+    const url = `/api/keepsake/people/${family.user.id}/family-messages`;
+    expect((await t.app.inject({ method: "GET", url, headers: family.user.headers })).statusCode).toBe(403);
+    const listed = await t.app.inject({ method: "GET", url, headers: admin.headers });
+    expect(listed.json<FamilyMessageList>().messages.map((m) => [m.id, m.name])).toEqual([[id, "Spam"]]);
+    expect((await t.app.inject({ method: "DELETE", url: `${url}/${id}`, headers: family.user.headers })).statusCode).toBe(403);
+    const removed = await t.app.inject({ method: "DELETE", url: `${url}/${id}`, headers: admin.headers });
+    expect(removed.statusCode).toBe(204);
+    expect((await listOf(family)).messages).toEqual([]);
+    const left: string[] = [];
+    for await (const o of t.app.deps.storage.list("recordings"))
+      if (o.key.startsWith(`${family.user.id}/family/`)) left.push(o.key);
+    expect(left).toEqual([]);
+    const audit = await t.app.deps.db
+      .selectFrom("admin_audit_log")
+      .selectAll()
+      .where("action", "=", "person.family_message.delete")
+      .where("target_id", "=", family.user.id)
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.stringify(audit[0])).not.toContain("Buy now");
+    expect((await t.app.inject({ method: "DELETE", url: `${url}/${id}`, headers: admin.headers })).statusCode).toBe(404);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   familyMessageSchema,
   familyMessageStatusChangeSchema,
   type Language,
+  recordIdSchema,
   recordingAudioQuerySchema,
 } from "@hikaya/contracts";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -14,7 +15,8 @@ import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import { multipartParts, registerMultipart } from "../../plugins/multipart.ts";
-import { requireUser } from "../auth/guards.ts";
+import { actorOf } from "../audit/audit.service.ts";
+import { requireAdmin, requireUser } from "../auth/guards.ts";
 import type { StoredAudio } from "../recordings/recordings.service.ts";
 import { RECORDINGS_BUCKET } from "../recordings/recordings.service.ts";
 import { sendObject } from "../storage/object-response.ts";
@@ -25,6 +27,7 @@ import {
   familyMessageList,
   leaveFamilyMessage,
   messageLinkOf,
+  removeFamilyMessage,
   setFamilyMessageStatus,
   storeRelativeVoice,
   storeStorytellerAnswer,
@@ -194,6 +197,42 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
         stopReading(request, reply, error);
         throw error;
       }
+    },
+  );
+
+  // Operators (admins) see and remove abuse beside a person's keepsake; outside /api/admin as the keepsake's own is.
+  const personParams = z.object({ userId: recordIdSchema });
+  app.get(
+    "/api/keepsake/people/:userId/family-messages",
+    {
+      schema: {
+        tags: ["keepsake"],
+        summary: "What relatives left in a person's book, for operators who remove abuse (admins)",
+        params: personParams,
+        response: { 200: familyMessageListSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      await requireAdmin(request);
+      reply.header("cache-control", NO_STORE);
+      return familyMessageList(app.deps, request.params.userId);
+    },
+  );
+
+  app.delete(
+    "/api/keepsake/people/:userId/family-messages/:id",
+    {
+      schema: {
+        tags: ["keepsake"],
+        summary: "Remove a relative's message from a person's book, with its recordings (admins; audited)",
+        params: personParams.extend({ id: familyMessageParamsSchema.shape.id }),
+        response: { 204: z.null(), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const auth = await requireAdmin(request);
+      await removeFamilyMessage(app.deps, actorOf(auth), request.params.userId, request.params.id);
+      return reply.code(204).send(null);
     },
   );
 

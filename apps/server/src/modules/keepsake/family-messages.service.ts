@@ -11,6 +11,7 @@ import {
 } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, conflict, notFound, validated } from "../../errors.ts";
+import { type Actor, audit } from "../audit/audit.service.ts";
 import { normalizePhone } from "../auth/phone.ts";
 import { enqueueMedia, voiceCopyKey } from "../media/enqueue.ts";
 import { voiceCopyOf } from "../media/media.service.ts";
@@ -18,6 +19,7 @@ import type { AudioLimits } from "../recordings/audio-inspector.ts";
 import { discardAudio, RECORDINGS_BUCKET, type StoredAudio, storeAudio } from "../recordings/recordings.service.ts";
 import { type FamilyAudioPart, familyAudioUrl, isValidFamilyAudioLink } from "./family-audio-links.ts";
 import {
+  deleteFamilyMessage,
   type FamilyMessagesTable,
   familyMessageKeysOf,
   familyMessagesOf,
@@ -236,4 +238,16 @@ async function tellRelative(deps: Deps & Pick<AppDeps, "messages">, row: FamilyM
   const body = ANSWERED_TEXT[language](row.name, `${linkUrl(deps.config, token)}#answer-${row.id}`);
   // The outbox keeps every message with its status; a provider's failure must not undo the answer.
   await deps.messages.send({ channel: "sms", to: row.phone, body, purpose: "family-answer" }).catch(() => undefined);
+}
+
+/**
+ * An operator removes what a relative left (abuse): the row and its files go, the audit log keeps that it was
+ * removed, by whom and from whose book, never what it said.
+ */
+export async function removeFamilyMessage(deps: Deps, actor: Actor, userId: string, id: string): Promise<void> {
+  const row = await findFamilyMessage(deps.db, userId, id);
+  if (!row || !(await deleteFamilyMessage(deps.db, userId, id))) throw notFound("No such message");
+  for (const key of [row.audio_key, row.answer_key])
+    if (key) for (const k of [key, voiceCopyKey(key)]) await deps.storage.delete(RECORDINGS_BUCKET, k).catch(() => undefined);
+  await audit(deps.db, actor, "person.family_message.delete", { type: "user", id: userId }, { kind: row.kind });
 }

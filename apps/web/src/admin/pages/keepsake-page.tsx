@@ -5,6 +5,7 @@ import { useLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useParams } from "../../lib/router.tsx";
 import { adminQueries } from "../api.ts";
 import { PageHeader, QueryView } from "../components/page.tsx";
+import { FamilyMessagesList } from "./family-messages-list.tsx";
 import "./keepsake-page.css";
 
 /**
@@ -62,6 +63,7 @@ export function ConsoleKeepsakePage() {
           )
         }
       </QueryView>
+      <FamilyMessagesList userId={id} />
     </div>
   );
 }
