@@ -143,12 +143,12 @@ test("a family builds, prints and shares their keepsake; a revoked link stops pl
   await expect(voiceQrs).toHaveCount(2);
   await shot("keepsake");
 
-  // The print: a cover, then a page for each story watched (the second has no voice chosen).
+  // The print: a cover, then a page for each story with chosen voices (the second story watched has none, so no page).
   const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
   const doc = await getDocument({ data: new Uint8Array(pdf), useSystemFonts: false }).promise;
-  expect(doc.numPages).toBe(3);
-  const pages = await Promise.all([1, 2, 3].map((n) => doc.getPage(n)));
-  const [cover = [], story1 = [], story2 = []] = await Promise.all(pages.map(linesOf));
+  expect(doc.numPages).toBe(2);
+  const pages = await Promise.all([1, 2].map((n) => doc.getPage(n)));
+  const [cover = [], story1 = []] = await Promise.all(pages.map(linesOf));
   const texts = (lines: Line[]) => lines.map((l) => l.text);
   const digits = (n: number) => new Intl.NumberFormat(lang === "ar" ? "ar-u-nu-arab" : "en-GB").format(n);
   const second = await storyByOrder(request, person, 2);
@@ -161,11 +161,7 @@ test("a family builds, prints and shares their keepsake; a revoked link stops pl
     [title, fill(k.book.story, { n: digits(1) }), titleOf(first), ...texts(story1).slice(3, -1), digits(2)].map(asText),
   );
   expect(texts(story1).filter((t) => t === asText(k.book.scan))).toHaveLength(2);
-  expect(texts(story2)).toEqual(
-    [title, fill(k.book.story, { n: digits(2) }), titleOf(second), texts(story2)[3] ?? "", k.book.noVoices, digits(3)].map(
-      asText,
-    ),
-  );
+  expect(texts(story1).join("\n")).not.toContain(asText(titleOf(second)));
 
   // Direction and shaping, as the PDF holds them.
   const [titleLine] = cover;

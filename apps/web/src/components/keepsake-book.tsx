@@ -57,6 +57,15 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader
     (chosen ?? keepsake.stories.flatMap((s) => s.voices.filter((v) => v.included))).map((v, i) => [refKey(v), i]),
   );
   const bookLink = keepsake.links.find((l) => l.scope === "book");
+  // Only stories with chosen voices get a page, numbered as the book's pages run.
+  const pages = keepsake.stories
+    .map((story) => ({
+      story,
+      voices: story.voices
+        .filter((v) => order.has(refKey(v)))
+        .sort((a, b) => (order.get(refKey(a)) ?? 0) - (order.get(refKey(b)) ?? 0)),
+    }))
+    .filter((page) => page.voices.length > 0);
   // Replies the family chose to show sit under the voice they answer.
   const repliesTo = new Map<string, Keepsake["family"]["replies"]>();
   for (const r of keepsake.family.replies)
@@ -83,10 +92,7 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader
           </p>
         )}
       </section>
-      {keepsake.stories.map((story, index) => {
-        const voices = story.voices
-          .filter((v) => order.has(refKey(v)))
-          .sort((a, b) => (order.get(refKey(a)) ?? 0) - (order.get(refKey(b)) ?? 0));
+      {pages.map(({ story, voices }, index) => {
         const present = voices.filter((v) => !v.missing);
         const missing = voices.filter((v) => v.missing);
         const storyTitle = language === "ar" ? story.titleAr : story.titleEn;
@@ -104,7 +110,6 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader
                 ) : null}
               </div>
             </header>
-            {present.length === 0 && missing.length === 0 ? <p className="keepsake-note">{t("book.noVoices")}</p> : null}
             <ul className="keepsake-voices">
               {present.map((v) => (
                 <li key={refKey(v)} className="keepsake-voice">

@@ -41,6 +41,9 @@ export interface VoiceEntry {
   kind: KeepsakeVoiceRef["kind"];
   id: string;
   storyId: string;
+  /** The story's place in the program, the question's in its story and the answer's under it: the book's order. */
+  storyPosition: number;
+  answerPosition: number | null;
   questionIndex: number | null;
   speakerNameEn: string;
   speakerNameAr: string;
@@ -96,6 +99,7 @@ export async function catalogueOf(deps: Deps, userId: string) {
     questionCount: questionCount.get(s.id) ?? 0,
   }));
   const watched = new Set(stories.map((s) => s.id));
+  const positionOf = new Map(stories.map((s) => [s.id, s.position]));
   const voices = new Map<string, VoiceEntry>();
   for (const r of recordingRows) {
     if (!watched.has(r.story_id)) continue;
@@ -103,7 +107,11 @@ export async function catalogueOf(deps: Deps, userId: string) {
       kind: "recording",
       id: r.id,
       storyId: r.story_id,
-      questionIndex: r.question_index,
+      storyPosition: positionOf.get(r.story_id) ?? 0,
+      answerPosition: null,
+      // The recorder's index is the story's place in the program (spec: /start-recording/{id}/{index}), not a
+      // question's: printed as "Question {index + 1}" it said "Question 18" in a story with two.
+      questionIndex: null,
       speakerNameEn: familyName ?? "",
       speakerNameAr: familyName ?? "",
       ownVoice: true,
@@ -120,6 +128,8 @@ export async function catalogueOf(deps: Deps, userId: string) {
       kind: "answer",
       id: a.id,
       storyId: place.storyId,
+      storyPosition: positionOf.get(place.storyId) ?? 0,
+      answerPosition: a.position,
       questionIndex: place.index,
       speakerNameEn: a.name_en,
       speakerNameAr: a.name_ar,
@@ -137,7 +147,23 @@ export async function catalogueOf(deps: Deps, userId: string) {
     unmeasured.flatMap((v) => (v.file ? [v.file] : [])),
   );
   for (const v of unmeasured) if (v.file) v.durationSeconds = lengths.get(`${v.file.bucket}/${v.file.key}`) ?? null;
-  return { stories, voices, familyName, hasRecordings: recordingRows.length > 0 };
+  const ordered = new Map([...voices.entries()].sort(([, a], [, b]) => bookOrder(a, b)));
+  return { stories, voices: ordered, familyName, hasRecordings: recordingRows.length > 0 };
+}
+
+/**
+ * The book's order, the same on every engine and every read: story, question (a recording about the whole story
+ * after the questions' answers), the answer's position, then the date; an id only breaks a tie of all four.
+ */
+export function bookOrder(a: VoiceEntry, b: VoiceEntry): number {
+  const last = Number.POSITIVE_INFINITY;
+  return (
+    a.storyPosition - b.storyPosition ||
+    (a.questionIndex ?? last) - (b.questionIndex ?? last) ||
+    (a.answerPosition ?? last) - (b.answerPosition ?? last) ||
+    a.recordedAt.localeCompare(b.recordedAt) ||
+    a.id.localeCompare(b.id)
+  );
 }
 
 /** The voices in the book, in the family's order; before they choose, every recording of their own. */

@@ -4,7 +4,7 @@ import { notFound } from "../../errors.ts";
 import { RECORDINGS_BUCKET } from "../recordings/recordings.service.ts";
 import { answeredQuestionsOf } from "./family-messages.repository.ts";
 import { findLinkByHash, type KeepsakeLinksTable } from "./keepsake.repository.ts";
-import { catalogueOf, chosenVoices, type VoiceEntry, voiceKey } from "./keepsake.service.ts";
+import { bookOrder, catalogueOf, chosenVoices, type VoiceEntry, voiceKey } from "./keepsake.service.ts";
 import { hashOf, isWellFormedToken } from "./share-links.ts";
 
 type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "secrets" | "config">;
@@ -59,10 +59,16 @@ export async function liveLink(deps: Deps, token: string): Promise<KeepsakeLinks
 export async function voicesOf(deps: Deps, link: KeepsakeLinksTable) {
   const { stories, voices } = await catalogueOf(deps, link.user_id);
   const { title, dedication, chosen } = await chosenVoices(deps, link.user_id, voices);
+  // The book prints story by story, the family's order within each: the page plays them in that order.
+  const place = new Map(chosen.map((v, i) => [voiceKey(v), i]));
+  const inBook = [...chosen].sort(
+    (a, b) =>
+      a.storyPosition - b.storyPosition || (place.get(voiceKey(a)) ?? 0) - (place.get(voiceKey(b)) ?? 0) || bookOrder(a, b),
+  );
   const opened =
     link.scope === "book"
-      ? chosen
-      : chosen.filter(
+      ? inBook
+      : inBook.filter(
           (v) =>
             link.voice_kind &&
             link.voice_id &&

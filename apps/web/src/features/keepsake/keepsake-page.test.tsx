@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { initI18n, loadNamespaces, setLanguage } from "../../lib/i18n.ts";
+import ar from "../../locales/ar/keepsake.json";
 import en from "../../locales/en/keepsake.json";
 import { KeepsakePage } from "./keepsake-page.tsx";
 
@@ -71,11 +72,38 @@ const renderPage = () =>
   );
 
 describe("the family's list of recordings", () => {
-  it("shows each recording's length as mm:ss, and none where it is not known", () => {
+  it("shows each recording's length as the book prints it, and none where it is not known", () => {
     renderPage();
     const lengths = [...document.querySelectorAll(".keepsake-choice__length")].map((e) => e.textContent);
-    expect(lengths).toEqual([en.voices.length.replace("{{length}}", "01:24")]);
+    expect(lengths).toEqual([en.voices.length.replace("{{length}}", "1:24")]);
     expect(screen.getAllByRole("checkbox")).toHaveLength(2);
+  });
+
+  it("writes lengths in the book's digits: Arabic-Indic in Arabic", async () => {
+    await setLanguage("ar");
+    try {
+      renderPage();
+      const lengths = [...document.querySelectorAll(".keepsake-choice__length")].map((e) => e.textContent);
+      expect(lengths).toEqual([ar.voices.length.replace("{{length}}", "١:٢٤")]);
+    } finally {
+      await setLanguage("en");
+    }
+  });
+});
+
+describe("the book's pages", () => {
+  it("gives a page only to the stories with chosen voices, numbered as the pages run", () => {
+    const story = keepsake.stories[0];
+    if (!story) throw new Error("no story");
+    const empty = { ...story, id: "s0", titleEn: "Nothing chosen", voices: [{ ...voice("r9", 5), included: false }] };
+    const third = { ...story, id: "s3", titleEn: "The third story" };
+    shown = { ...keepsake, stories: [empty, story, third] };
+    renderPage();
+    const book = screen.getByRole("article", { name: en.book.label });
+    const pages = [...book.querySelectorAll(".keepsake-story")];
+    expect(pages.map((p) => p.querySelector(".keepsake-story__title")?.textContent)).toEqual([story.titleEn, "The third story"]);
+    expect(pages.map((p) => p.querySelector(".keepsake-story__number")?.textContent)).toEqual(["Story 1", "Story 2"]);
+    expect(within(book).queryByText("Nothing chosen")).toBeNull();
   });
 });
 

@@ -1,11 +1,10 @@
 import type { Keepsake, KeepsakeShare, KeepsakeVoice, KeepsakeVoiceRef } from "@hikaya/contracts";
 import { useEffect, useState } from "react";
-import { formatDay, KeepsakeBook, type PageSize, refKey } from "../../components/keepsake-book.tsx";
+import { formatDay, formatLength, KeepsakeBook, type PageSize, refKey } from "../../components/keepsake-book.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
 import { errorText } from "../../lib/errors.ts";
-import { formatClock } from "../../lib/format.ts";
 import { useLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
@@ -153,7 +152,7 @@ export function KeepsakePage() {
                       <span>{label}</span>
                       {v.durationSeconds !== null ? (
                         <span className="keepsake-choice__length">
-                          {t("voices.length", { length: formatClock(v.durationSeconds) })}
+                          {t("voices.length", { length: formatLength(v.durationSeconds, language) })}
                         </span>
                       ) : null}
                     </label>
