@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Keepsake } from "@hikaya/contracts";
 import type { Locator } from "@playwright/test";
@@ -125,6 +125,16 @@ test("relatives reply and ask from the link they have; the storyteller shows and
   await expect(book.getByText(fill(k.book.reply, { name: relativeName }))).toBeVisible();
   await book.getByRole("heading", { name: k.book.familyQuestions }).scrollIntoViewIfNeeded();
   await shot("family-book");
+
+  // "Download everything": a ZIP with the recordings, the answer and an index in the person's language.
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: k.download.button }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe("hikaya-keepsake.zip");
+  const zip = readFileSync(await download.path());
+  const names = zip.toString("latin1");
+  for (const name of ["index.html", "story-01/voice-01.", "family/answer-01.", "family/reply-01."]) expect(names).toContain(name);
 
   // The asker was texted, in the book's language, with the link that now plays the answer.
   const admin = await adminToken(request);

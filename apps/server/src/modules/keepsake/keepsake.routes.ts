@@ -16,6 +16,7 @@ import { requireAdmin, requireUser } from "../auth/guards.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { familyMessageRoutes } from "./family-messages.routes.ts";
 import { keepsakeForOperator, keepsakeOf, revokeKeepsakeLink, saveKeepsakeSettings, shareKeepsake } from "./keepsake.service.ts";
+import { keepsakeExportOf, zipStream } from "./keepsake-export.service.ts";
 import { listeningAudioOf, listeningPageOf } from "./listening.service.ts";
 import { linkNotFoundPage, listeningPage } from "./listening-page.ts";
 import { sendPage } from "./page-response.ts";
@@ -98,6 +99,31 @@ export async function keepsakeRoutes(fastify: FastifyInstance) {
       const auth = await requireUser(request);
       reply.header("cache-control", NO_STORE);
       return revokeKeepsakeLink(app.deps, auth.userId, request.params.id, request.query.lang ?? "en");
+    },
+  );
+
+  app.get(
+    "/keepsake/export",
+    {
+      schema: {
+        tags: ["keepsake"],
+        summary: "Download everything: a ZIP of the recordings, the family's answers in the book and an index.html",
+        description:
+          "Streamed as it is read (never held whole): each voice's AAC copy when processing made it, else the file as " +
+          "sent; `index.html` lists them in the book's order, in `lang`, with relative links that open offline.",
+        querystring: mediaLanguageQuerySchema,
+        produces: ["application/zip"],
+        response: { 200: z.unknown().describe("The ZIP (application/zip)"), ...errorResponses(401) },
+      },
+    },
+    async (request, reply) => {
+      const auth = await requireUser(request);
+      const { files, index } = await keepsakeExportOf(app.deps, auth.userId, request.query.lang ?? "en");
+      return reply
+        .header("cache-control", NO_STORE)
+        .header("content-type", "application/zip")
+        .header("content-disposition", 'attachment; filename="hikaya-keepsake.zip"')
+        .send(await zipStream(app.deps, files, index));
     },
   );
 

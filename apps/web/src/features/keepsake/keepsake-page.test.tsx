@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import type { Keepsake, KeepsakeVoice } from "@hikaya/contracts";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, render, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { initI18n, loadNamespaces, setLanguage } from "../../lib/i18n.ts";
 import ar from "../../locales/ar/keepsake.json";
 import en from "../../locales/en/keepsake.json";
+import { downloadKeepsake } from "./api/keepsake.ts";
 import { KeepsakePage } from "./keepsake-page.tsx";
 
 const voice = (id: string, durationSeconds: number | null): KeepsakeVoice => ({
@@ -52,6 +53,7 @@ vi.mock("./api/keepsake.ts", () => {
     useSaveKeepsake: () => idle,
     useShareKeepsake: () => idle,
     useRevokeLink: () => idle,
+    downloadKeepsake: vi.fn(async () => undefined),
   };
 });
 
@@ -88,6 +90,14 @@ describe("the family's list of recordings", () => {
     } finally {
       await setLanguage("en");
     }
+  });
+});
+
+describe("download everything", () => {
+  it("asks the server for the ZIP in the app's language", async () => {
+    renderPage();
+    fireEvent.click(screen.getByRole("button", { name: en.download.button }));
+    await vi.waitFor(() => expect(downloadKeepsake).toHaveBeenCalledWith("en"));
   });
 });
 

@@ -8,7 +8,7 @@ import { errorText } from "../../lib/errors.ts";
 import { useLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
-import { useKeepsake, useRevokeLink, useSaveKeepsake, useShareKeepsake } from "./api/keepsake.ts";
+import { downloadKeepsake, useKeepsake, useRevokeLink, useSaveKeepsake, useShareKeepsake } from "./api/keepsake.ts";
 import "./keepsake.css";
 
 interface Draft {
@@ -49,6 +49,7 @@ export function KeepsakePage() {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [size, setSize] = useState<PageSize>("A5");
   const [expiry, setExpiry] = useState<KeepsakeShare["expiry"]>("never");
+  const [downloading, setDownloading] = useState(false);
 
   useEffect(() => {
     if (keepsake.data && !draft) setDraft(draftOf(keepsake.data));
@@ -244,6 +245,22 @@ export function KeepsakePage() {
         <p>{t("print.hint")}</p>
         <button type="button" className="keepsake-button" onClick={() => window.print()}>
           {t("print.button")}
+        </button>
+        <h2>{t("download.heading")}</h2>
+        <p>{t("download.hint")}</p>
+        <button
+          type="button"
+          className="keepsake-button"
+          disabled={downloading}
+          aria-busy={downloading}
+          onClick={() => {
+            setDownloading(true);
+            downloadKeepsake(language)
+              .catch((error: unknown) => toast.error(errorText(error)))
+              .finally(() => setDownloading(false));
+          }}
+        >
+          {t("download.button")}
         </button>
         <h2>{t("book.preview")}</h2>
       </div>

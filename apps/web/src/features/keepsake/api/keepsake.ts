@@ -1,6 +1,6 @@
 import type { Keepsake, KeepsakeSettings, KeepsakeShare } from "@hikaya/contracts";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../lib/api-client.ts";
+import { ApiError, api, send } from "../../../lib/api-client.ts";
 import { type Language, useLanguage } from "../../../lib/i18n.ts";
 
 /** The family's keepsake; `?lang=` picks the thumbnails, as every media read does. */
@@ -38,3 +38,23 @@ export const useRevokeLink = () =>
   useKeepsakeChange((id: string, language) =>
     api<Keepsake>(`/keepsake/links/${encodeURIComponent(id)}/revoke?lang=${language}`, { method: "POST" }),
   );
+
+/**
+ * "Download everything": the ZIP the server streams (GET /api/keepsake/export), saved under its own name. The token
+ * goes in a header, never in an address, so the file comes through fetch and is handed to the browser as a download.
+ */
+export async function downloadKeepsake(language: Language): Promise<void> {
+  const res = await send(`/api/keepsake/export?lang=${language}`, { method: "GET" });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { code?: string; message?: string } | null;
+    throw new ApiError((body?.code as ApiError["code"]) ?? "internal_error", body?.message ?? res.statusText, res.status);
+  }
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = "hikaya-keepsake.zip";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
