@@ -1,9 +1,9 @@
-import { errorBodySchema, type Keepsake } from "@hikaya/contracts";
+import { errorBodySchema } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WRITE_LIMITS } from "../../plugins/write-limits.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { multipart } from "../recordings/test-fixtures.ts";
-import { seedFamily } from "./keepsake.test-helpers.ts";
+import { seedFamily, shareBook } from "./keepsake.test-helpers.ts";
 
 // Relatives' messages at their production limits (RATE_LIMIT_FACTOR=1), behind one load balancer (TRUST_PROXY=1), so
 // each post can come from the address the test names.
@@ -16,14 +16,7 @@ afterAll(async () => t?.close());
 
 async function bookToken() {
   const family = await seedFamily(t.app);
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/keepsake/share",
-    headers: family.user.headers,
-    payload: { expiry: "never", language: "en" },
-  });
-  const url = res.json<Keepsake>().links.find((l) => l.scope === "book")?.url as string;
-  return { family, token: new URL(url).pathname.split("/")[2] as string };
+  return { family, token: (await shareBook(t.app, family)).book };
 }
 
 const post = (token: string, ip: string) => {

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser } from "../../test/test-users.ts";
 import { deleteAccountWithFiles } from "../account/deletion.service.ts";
 import { multipart, type Part, wav, webm } from "../recordings/test-fixtures.ts";
-import { type KeepsakeFamily, seedFamily } from "./keepsake.test-helpers.ts";
+import { type KeepsakeFamily, seedFamily, shareBook } from "./keepsake.test-helpers.ts";
 
 let t: TestApp;
 
@@ -13,22 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** Shares the family's book and gives the tokens of its book link and its one voice's link. */
-async function shared(family: KeepsakeFamily, language: "en" | "ar" = "en") {
-  const res = await t.app.inject({
-    method: "POST",
-    url: "/api/keepsake/share",
-    headers: family.user.headers,
-    payload: { expiry: "year", language },
-  });
-  expect(res.statusCode).toBe(200);
-  const k = res.json<Keepsake>();
-  const tokenOf = (url: string) => new URL(url).pathname.split("/")[2] as string;
-  const book = k.links.find((l) => l.scope === "book");
-  const voice = k.links.find((l) => l.scope === "voice");
-  if (!book || !voice) throw new Error("no links");
-  return { book: tokenOf(book.url), voice: tokenOf(voice.url), voiceLinkId: voice.id, bookLinkId: book.id };
-}
+const shared = (family: KeepsakeFamily, language: "en" | "ar" = "en") => shareBook(t.app, family, language);
 
 const post = (token: string, parts: Part[], accept = "application/json") => {
   const body = multipart(parts);

@@ -1,9 +1,8 @@
 import { inflateRawSync } from "node:zlib";
-import type { Keepsake } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { multipart, wav } from "../recordings/test-fixtures.ts";
-import { seedFamily } from "./keepsake.test-helpers.ts";
+import { seedFamily, shareBook } from "./keepsake.test-helpers.ts";
 
 let t: TestApp;
 
@@ -56,13 +55,7 @@ describe("download everything", () => {
       },
     });
     expect(saved.statusCode).toBe(200);
-    const shared = await t.app.inject({
-      method: "POST",
-      url: "/api/keepsake/share",
-      headers: family.user.headers,
-      payload: { expiry: "never", language: "ar" },
-    });
-    const token = new URL(shared.json<Keepsake>().links.find((l) => l.scope === "book")?.url ?? "").pathname.split("/")[2];
+    const token = (await shareBook(t.app, family, "ar")).book;
     const asked = multipart([
       { name: "kind", value: "question" },
       { name: "name", value: "<i>Omar</i>" },

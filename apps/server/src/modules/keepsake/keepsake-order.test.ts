@@ -4,7 +4,7 @@ import type { Keepsake } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { wav } from "../recordings/test-fixtures.ts";
-import { type KeepsakeFamily, seedFamily } from "./keepsake.test-helpers.ts";
+import { type KeepsakeFamily, seedFamily, shareBook } from "./keepsake.test-helpers.ts";
 
 // The book reads like a book (issue 39, part 4): the order of its voices and the numbers it prints.
 let t: TestApp;
@@ -74,14 +74,7 @@ describe("the book's order and numbers", () => {
       payload: { title: "Ours", dedication: "", voices },
     });
     expect(saved.statusCode).toBe(200);
-    const shared = await t.app.inject({
-      method: "POST",
-      url: "/api/keepsake/share",
-      headers: family.user.headers,
-      payload: { expiry: "never", language: "en" },
-    });
-    const book = shared.json<Keepsake>().links.find((l) => l.scope === "book");
-    const page = await t.app.inject({ method: "GET", url: new URL(book?.url ?? "").pathname });
+    const page = await t.app.inject({ method: "GET", url: `/k/${(await shareBook(t.app, family)).book}` });
     const order = [...page.body.matchAll(/\/(recording|answer)-([^/]+)\/audio/g)].map((m) => m[2]);
     expect(order).toEqual([family.answerId, family.recordingId, later]);
   });

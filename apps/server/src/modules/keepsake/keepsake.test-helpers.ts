@@ -118,3 +118,20 @@ export async function seedFamily(app: App, name = "Huda"): Promise<KeepsakeFamil
     .execute();
   return { user, story, unwatchedStoryId: `${story.id}-2`, recordingId, answerId };
 }
+
+/** Shares the family's book; the tokens (the address part after /k/) and ids of its book link and its first voice's. */
+export async function shareBook(app: App, family: KeepsakeFamily, language: "en" | "ar" = "en") {
+  const res = await app.inject({
+    method: "POST",
+    url: "/api/keepsake/share",
+    headers: family.user.headers,
+    payload: { expiry: "year", language },
+  });
+  if (res.statusCode !== 200) throw new Error(`share: ${res.statusCode} ${res.body}`);
+  const links = (res.json() as { links: { id: string; scope: string; url: string }[] }).links;
+  const tokenOf = (url: string) => new URL(url).pathname.split("/")[2] ?? "";
+  const book = links.find((l) => l.scope === "book");
+  const voice = links.find((l) => l.scope === "voice");
+  if (!book || !voice) throw new Error("no links");
+  return { book: tokenOf(book.url), voice: tokenOf(voice.url), bookLinkId: book.id, voiceLinkId: voice.id };
+}
