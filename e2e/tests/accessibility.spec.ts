@@ -116,6 +116,7 @@ test.describe("accessibility sweep", () => {
       { name: "change-password", path: "/change-password", ready: (p) => expect(p.locator("form")).toBeVisible() },
       { name: "whatsapp-opt-in", path: "/whatsapp-otp" },
       { name: "keepsake", path: "/keepsake" },
+      { name: "family", path: "/family" },
     ]);
   });
 

@@ -6,7 +6,7 @@ import { FAMILY_TEXTS } from "../../apps/server/src/modules/keepsake/family-page
 import arKeepsake from "../../apps/web/src/locales/ar/keepsake.json" with { type: "json" };
 import enKeepsake from "../../apps/web/src/locales/en/keepsake.json" with { type: "json" };
 import { adminToken, Console } from "../pages/admin.ts";
-import { auth, createUser, recordThought, STRINGS, signIn, storyByOrder, watchUpTo } from "../pages/journey.ts";
+import { auth, createUser, expectAccessible, recordThought, STRINGS, signIn, storyByOrder, watchUpTo } from "../pages/journey.ts";
 import { expect, type Page, test } from "../support/fixtures.ts";
 
 const KEEPSAKE = { en: enKeepsake, ar: arKeepsake } as const;
@@ -69,6 +69,7 @@ test("relatives reply and ask from the link they have; the storyteller shows and
   await expect(replyForm.locator("audio")).toHaveCount(1);
   await expect(replyForm.getByRole("button", { name: f.again })).toBeVisible();
   await listener.screenshot({ path: resolve(shots, "family-reply.png") });
+  await expectAccessible(listener);
   await replyForm.getByRole("button", { name: f.send }).click();
   await expect(listener.getByText(f.thanks)).toBeVisible();
   await relative.close();
@@ -102,6 +103,7 @@ test("relatives reply and ask from the link they have; the storyteller shows and
   await expect(page).toHaveURL(/\/family$/);
   const cards = page.locator(".family-card");
   await expect(cards).toHaveCount(2);
+  await expectAccessible(page);
   const replyCard = cards.filter({ hasText: relativeName });
   const questionCard = cards.filter({ hasText: askerName });
   await expect(questionCard).toContainText(question);

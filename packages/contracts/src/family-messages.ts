@@ -46,7 +46,7 @@ export const familyMessageSchema = z.object({
   /** A short-lived signed address of the relative's voice, when they recorded one. */
   audio: z.string().nullable(),
   status: z.enum(FAMILY_MESSAGE_STATUSES),
-  /** The voice replied to, with its story's title, when the relative replied under one. */
+  /** The voice replied to, when the relative replied under one. */
   voice: z.object({ kind: z.enum(["recording", "answer"]), id: z.string() }).nullable(),
   /** The storyteller's recorded answer to a question. */
   answerAudio: z.string().nullable(),
