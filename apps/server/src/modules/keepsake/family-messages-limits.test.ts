@@ -50,6 +50,22 @@ describe("relatives' message limits", () => {
     expect(errorBodySchema.parse(refused.json()).code).toBe("rate_limited");
     const list = await t.app.inject({ method: "GET", url: "/api/family-messages", headers: family.user.headers });
     expect(list.json<{ messages: unknown[] }>().messages).toHaveLength(perLink);
+    // A browser's form without script reads the refusal as a page in the book's language.
+    const form = multipart([
+      { name: "kind", value: "question" },
+      { name: "name", value: "Omar" },
+      { name: "text", value: "Hello" },
+    ]);
+    const page = await t.app.inject({
+      method: "POST",
+      url: `/k/${token}/messages`,
+      remoteAddress: "10.0.0.1",
+      headers: { "content-type": form.contentType, "x-forwarded-for": "198.51.100.252", accept: "text/html" },
+      payload: form.payload,
+    });
+    expect(page.statusCode).toBe(429);
+    expect(page.headers["content-type"]).toContain("text/html");
+    expect(page.body).toContain("Too many messages were sent through this link");
     // Another family's link is counted on its own.
     const other = await bookToken();
     expect((await post(other.token, "198.51.100.251")).statusCode).toBe(201);

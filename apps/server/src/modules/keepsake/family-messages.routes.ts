@@ -79,6 +79,15 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
   app.post(
     "/k/:token/messages",
     {
+      // A browser's form (no script) reads every refusal as a page in the book's language, those made before the
+      // handler runs too (the write limits' 429, a declared size over the limit); a revoked link is the 404 page. The
+      // rest, and every JSON caller, goes on to the app's error handler.
+      errorHandler: async (error, request, reply) => {
+        if (!(error instanceof AppError) || error.status >= 500 || !wantsPage(request)) throw error;
+        const context = await messageLinkOf(app.deps, (request.params as { token: string }).token).catch(() => null);
+        if (!context) return sendPage(reply, 404, linkNotFoundPage());
+        return refusedPage(reply, (request.params as { token: string }).token, context.language, error);
+      },
       schema: {
         tags: ["keepsake"],
         summary: "A relative's reply or question through a share link (multipart: kind, name, text or audio, voice, phone)",
@@ -93,14 +102,7 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const page = wantsPage(request);
-      let context: Awaited<ReturnType<typeof messageLinkOf>>;
-      try {
-        context = await messageLinkOf(app.deps, request.params.token);
-      } catch (error) {
-        if (page && error instanceof AppError && error.code === "not_found") return sendPage(reply, 404, linkNotFoundPage());
-        throw error;
-      }
-      const { link, language } = context;
+      const { link, language } = await messageLinkOf(app.deps, request.params.token);
       const fields: Record<string, string> = {};
       let stored: StoredAudio | null = null;
       try {
@@ -125,8 +127,6 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
       } catch (error) {
         await discardVoice(app.deps, stored);
         stopReading(request, reply, error);
-        if (page && error instanceof AppError && error.status < 500)
-          return refusedPage(reply, request.params.token, language, error);
         throw error;
       }
     },
