@@ -17,6 +17,9 @@ export function formatLength(seconds: number, language: Language): string {
 
 export const refKey = (v: KeepsakeVoiceRef) => `${v.kind}:${v.id}`;
 
+/** Between a voice's date and its length: in Arabic a middle dot reads as the digit zero (٠), so a comma. */
+const metaSeparator = (language: Language) => (language === "ar" ? "، " : " · ");
+
 /** A CSS string literal: what `content:` in the running title needs (quotes and backslashes escaped, one line). */
 const cssString = (s: string) => `"${s.replace(/[\\"]/g, "\\$&").replace(/[\r\n]+/g, " ")}"`;
 
@@ -121,7 +124,7 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader
                     <p className="keepsake-voice__meta">
                       {t("book.recorded", { date: formatDay(v.recordedAt, language) })}
                       {v.durationSeconds !== null
-                        ? ` · ${t("book.length", { length: formatLength(v.durationSeconds, language) })}`
+                        ? `${metaSeparator(language)}${t("book.length", { length: formatLength(v.durationSeconds, language) })}`
                         : ""}
                     </p>
                   </div>

@@ -1,5 +1,5 @@
 import type { Language } from "@hikaya/contracts";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, metaSeparator } from "./html.ts";
 import { formatDay, formatLength } from "./listening-page.ts";
 
 /** What the download's `index.html` lists, in the book's order, with each file's path inside the ZIP. */
@@ -60,7 +60,7 @@ export function exportIndexPage(page: ExportPage): string {
       `<section><h2>${escapeHtml(s.title)}</h2><ol>${s.voices
         .map((v) => {
           const length = formatLength(v.seconds, page.language);
-          const meta = `${t.recorded} ${formatDay(v.recordedAt, page.language)}${length ? ` · ${t.length} ${length}` : ""}`;
+          const meta = `${t.recorded} ${formatDay(v.recordedAt, page.language)}${length ? `${metaSeparator(page.language)}${t.length} ${length}` : ""}`;
           return `<li><strong>${escapeHtml(v.speaker || t.family)}</strong><p class="meta">${escapeHtml(meta)}</p>${player(v.path, t.file)}</li>`;
         })
         .join("")}</ol></section>`,
@@ -71,7 +71,7 @@ export function exportIndexPage(page: ExportPage): string {
           (q) =>
             `<li><strong>${t.asked} ${escapeHtml(q.name)}</strong>${q.text ? `<p>${escapeHtml(q.text)}</p>` : ""}` +
             `${q.path ? player(q.path, t.file) : ""}` +
-            `${q.answerPath ? `<p class="meta">${t.answer}${q.answeredAt ? ` · ${t.answered} ${formatDay(q.answeredAt, page.language)}` : ""}</p>${player(q.answerPath, t.file)}` : ""}</li>`,
+            `${q.answerPath ? `<p class="meta">${t.answer}${q.answeredAt ? `${metaSeparator(page.language)}${t.answered} ${formatDay(q.answeredAt, page.language)}` : ""}</p>${player(q.answerPath, t.file)}` : ""}</li>`,
         )
         .join("")}</ol></section>`
     : "";

@@ -94,4 +94,11 @@ describe("the book's order and numbers", () => {
     expect(first).toEqual([family.answerId, family.recordingId, later]);
     expect(ids(await keepsakeOf(family))).toEqual(first);
   });
+
+  it("separates a voice's date and length with the Arabic comma in Arabic: a middle dot reads as the digit zero", async () => {
+    const family = await seedFamily(t.app);
+    const page = await t.app.inject({ method: "GET", url: `/k/${(await shareBook(t.app, family, "ar")).voice}` });
+    expect(page.body).toMatch(/[٠-٩]{4}، المدة ٠:٠٣/);
+    expect(page.body).not.toContain("·");
+  });
 });

@@ -1,6 +1,6 @@
 import type { Language } from "@hikaya/contracts";
 import { askForm, FAMILY_STYLE, replyForm, scriptData } from "./family-page.ts";
-import { escapeHtml } from "./html.ts";
+import { escapeHtml, metaSeparator } from "./html.ts";
 import type { ListeningPage } from "./listening.service.ts";
 
 /**
@@ -63,7 +63,7 @@ export function listeningPage(token: string, page: ListeningPage): string {
     const length = formatLength(v.durationSeconds, page.language);
     const meta = [`${t.recorded} ${formatDay(v.recordedAt, page.language)}`, length ? `${t.length} ${length}` : ""]
       .filter(Boolean)
-      .join(" · ");
+      .join(metaSeparator(page.language));
     return (
       `<section><h2>${escapeHtml(v.storyTitle)}</h2><p>${escapeHtml(speaker)}</p><p class="meta">${escapeHtml(meta)}</p>` +
       `<audio controls preload="metadata" src="/k/${token}/${v.slug}/audio">${t.noAudio}</audio>` +

@@ -87,6 +87,10 @@ describe("the family's list of recordings", () => {
       renderPage();
       const lengths = [...document.querySelectorAll(".keepsake-choice__length")].map((e) => e.textContent);
       expect(lengths).toEqual([ar.voices.length.replace("{{length}}", "١:٢٤")]);
+      // The printed line separates date and length with the Arabic comma: a middle dot would read as a zero (٠).
+      const meta = document.querySelector(".keepsake-voice__meta")?.textContent ?? "";
+      expect(meta).toContain(`، ${ar.book.length.replace("{{length}}", "١:٢٤")}`);
+      expect(meta).not.toContain("·");
     } finally {
       await setLanguage("en");
     }
