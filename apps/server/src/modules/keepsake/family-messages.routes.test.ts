@@ -30,6 +30,25 @@ const listOf = async (family: KeepsakeFamily) => {
   expect(res.statusCode).toBe(200);
   return res.json<FamilyMessageList>();
 };
+/**
+ * Waits for the background AAC copies of a family's voices (modules/media), so a deletion test sees every file it must
+ * take; a copy written after the deletion is the storage sweep's to remove, not these tests'.
+ */
+const copiesMade = (userId: string) =>
+  expect
+    .poll(
+      async () =>
+        (
+          await t.app.deps.db
+            .withTables<{ media_jobs: { object_key: string; status: string } }>()
+            .selectFrom("media_jobs")
+            .select("status")
+            .where("object_key", "like", `${userId}/family/%`)
+            .execute()
+        ).every((j) => j.status === "ready" || j.status === "failed"),
+      { timeout: 30_000, interval: 100 },
+    )
+    .toBe(true);
 const codeOf = (body: string) => errorBodySchema.parse(JSON.parse(body)).code;
 
 describe("relatives reply and ask through a share link", () => {
@@ -314,6 +333,7 @@ describe("operators remove abuse", () => {
       { name: "audio", filename: "v.wav", type: "audio/wav", data: wav(1) },
     ]);
     const id = abuse.json<{ id: string }>().id;
+    await copiesMade(family.user.id);
     const url = `/api/keepsake/people/${family.user.id}/family-messages`;
     expect((await t.app.inject({ method: "GET", url, headers: family.user.headers })).statusCode).toBe(403);
     const listed = await t.app.inject({ method: "GET", url, headers: admin.headers });
@@ -353,6 +373,7 @@ describe("account deletion", () => {
       return keys;
     };
     expect((await filesOf()).some((k) => k.startsWith(`${family.user.id}/family/`))).toBe(true);
+    await copiesMade(family.user.id);
     await deleteAccountWithFiles(t.app.deps, family.user.id, { ip: "127.0.0.1", userAgent: null }, { kind: "self" });
     const rows = await t.app.deps.db
       .withTables<{ family_messages: { user_id: string } }>()
