@@ -135,6 +135,7 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
   app.get(
     "/api/family-messages",
     {
+      config: { access: "user" },
       schema: {
         tags: ["keepsake"],
         summary: "What relatives left through the caller's share links, newest first, with the pending count",
@@ -151,6 +152,7 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
   app.post(
     "/api/family-messages/:id/status",
     {
+      config: { access: "user" },
       schema: {
         tags: ["keepsake"],
         summary: "Show a relative's message in the book, or hide it",
@@ -169,6 +171,7 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
   app.post(
     "/api/family-messages/:id/answer",
     {
+      config: { access: "user" },
       schema: {
         tags: ["keepsake"],
         summary: "Answer a relative's question with a recording (multipart: audio); the relative is told if they asked",
@@ -205,6 +208,7 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
   app.get(
     "/api/keepsake/people/:userId/family-messages",
     {
+      config: { access: "admin" },
       schema: {
         tags: ["keepsake"],
         summary: "What relatives left in a person's book, for operators who remove abuse (admins)",
@@ -222,6 +226,7 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
   app.delete(
     "/api/keepsake/people/:userId/family-messages/:id",
     {
+      config: { access: "admin" },
       schema: {
         tags: ["keepsake"],
         summary: "Remove a relative's message from a person's book, with its recordings (admins; audited)",
@@ -239,6 +244,8 @@ export async function familyMessageRoutes(fastify: FastifyInstance) {
   app.route({
     method: ["GET", "HEAD"],
     url: "/api/family-messages/:id/:part",
+    // The signed link is the proof (a relative's player has no account), checked in the handler.
+    config: { access: "public" },
     schema: {
       tags: ["keepsake"],
       summary: "A relative's voice or the storyteller's answer, through the signed link the list gives",

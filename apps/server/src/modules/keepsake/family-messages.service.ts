@@ -32,7 +32,7 @@ import type { KeepsakeLinksTable } from "./keepsake.repository.ts";
 import { liveLink, slugOf, voicesOf } from "./listening.service.ts";
 import { linkUrl, tokenOf } from "./share-links.ts";
 
-type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "secrets" | "config">;
+type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "secrets" | "config" | "fileEvents">;
 
 /** A relative's voice: smaller and shorter than a story recording (the recordings module's checks, these limits). */
 export const FAMILY_VOICE_LIMITS: AudioLimits = { maxBytes: FAMILY_VOICE_MAX_BYTES, maxSeconds: FAMILY_VOICE_MAX_SECONDS };

@@ -1,3 +1,5 @@
+import type { Language } from "@hikaya/contracts";
+
 /** Text placed in the server-rendered pages (listening, family forms) as HTML text or attribute values. */
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
@@ -7,3 +9,16 @@ export const escapeHtml = (s: string) =>
  * digits ("٢٠٢٦ · المدة ٠:٠٤"), so the Arabic comma separates there.
  */
 export const metaSeparator = (language: "en" | "ar") => (language === "ar" ? "، " : " · ");
+
+/** Digits as the language writes them: Arabic-Indic in Arabic. */
+const locale = (language: Language) => (language === "ar" ? "ar-u-nu-arab" : "en-GB");
+
+export function formatLength(seconds: number | null, language: Language): string | null {
+  if (seconds === null || !Number.isFinite(seconds)) return null;
+  const total = Math.max(0, Math.round(seconds));
+  const n = new Intl.NumberFormat(locale(language), { minimumIntegerDigits: 2, useGrouping: false });
+  return `${new Intl.NumberFormat(locale(language)).format(Math.floor(total / 60))}:${n.format(total % 60)}`;
+}
+
+export const formatDay = (iso: string, language: Language) =>
+  new Intl.DateTimeFormat(locale(language), { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));

@@ -1,6 +1,5 @@
 import type { Language } from "@hikaya/contracts";
-import { escapeHtml, metaSeparator } from "./html.ts";
-import { formatDay, formatLength } from "./listening-page.ts";
+import { escapeHtml, formatDay, formatLength, metaSeparator } from "./html.ts";
 
 /** What the download's `index.html` lists, in the book's order, with each file's path inside the ZIP. */
 export interface ExportPage {

@@ -105,6 +105,7 @@ export async function keepsakeRoutes(fastify: FastifyInstance) {
   app.get(
     "/keepsake/export",
     {
+      config: { access: "user" },
       schema: {
         tags: ["keepsake"],
         summary: "Download everything: a ZIP of the recordings, the family's answers in the book and an index.html",

@@ -1,6 +1,6 @@
 import type { Language } from "@hikaya/contracts";
 import { askForm, FAMILY_STYLE, replyForm, scriptData } from "./family-page.ts";
-import { escapeHtml, metaSeparator } from "./html.ts";
+import { escapeHtml, formatDay, formatLength, metaSeparator } from "./html.ts";
 import type { ListeningPage } from "./listening.service.ts";
 
 /**
@@ -37,19 +37,6 @@ const STYLE =
   "body{font-family:system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}" +
   "h1{font-size:1.5rem}h2{font-size:1.1rem;margin:0}section{border-top:1px solid #ddd;padding:1rem 0}" +
   "p{margin:.25rem 0}.meta{color:#555;font-size:.9rem}audio{width:100%;margin-top:.5rem}";
-
-/** Digits as the language writes them: Arabic-Indic in Arabic. */
-const locale = (language: Language) => (language === "ar" ? "ar-u-nu-arab" : "en-GB");
-
-export function formatLength(seconds: number | null, language: Language): string | null {
-  if (seconds === null || !Number.isFinite(seconds)) return null;
-  const total = Math.max(0, Math.round(seconds));
-  const n = new Intl.NumberFormat(locale(language), { minimumIntegerDigits: 2, useGrouping: false });
-  return `${new Intl.NumberFormat(locale(language)).format(Math.floor(total / 60))}:${n.format(total % 60)}`;
-}
-
-export const formatDay = (iso: string, language: Language) =>
-  new Intl.DateTimeFormat(locale(language), { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
 
 export const shell = (language: Language, title: string, body: string, head = "", bodyAttributes = "") =>
   `<!doctype html><html lang="${language}" dir="${language === "ar" ? "rtl" : "ltr"}"><head><meta charset="utf-8">` +

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Language } from "@hikaya/contracts";
-import { escapeHtml } from "../keepsake/listening-page.ts";
+import { escapeHtml } from "../keepsake/html.ts";
 
 /**
  * A prerendered public screen (apps/web build/prerender.ts) answered again after its form was posted without
