@@ -44,7 +44,7 @@ export interface ProfilesTable {
   updated_at: string;
   /** IANA zone the person's browser reported (migration 0021; optional so other modules' inserts need not name it). */
   time_zone?: string | null;
-  /** "best" | "save_data" | "audio_only", null: never chosen (migration 0025; optional as `time_zone`). */
+  /** "best" | "save_data" | "audio_only", null: never chosen (migration 0026; optional as `time_zone`). */
   viewing_mode?: string | null;
 }
 
@@ -155,7 +155,7 @@ export interface SiteSettingsTable {
   video_origins?: string;
 }
 
-/** Where a person stopped in a story, in whole seconds (migration 0025): it resumes there on any device. */
+/** Where a person stopped in a story, in whole seconds (migration 0026): it resumes there on any device. */
 export interface PlaybackPositionsTable {
   user_id: string;
   story_id: string;
