@@ -1,5 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
+import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
+import { toast } from "../../lib/toast.tsx";
 
 /** A modal question with a clear consequence; Escape or Cancel closes it. */
 export function ConfirmDialog({
@@ -49,5 +51,52 @@ export function ConfirmDialog({
         </button>
       </div>
     </dialog>
+  );
+}
+
+/**
+ * Asks before deleting one row of a console list, then deletes it: a toast says it went, or why not (with `failed`
+ * adding what the list knows, e.g. "still in use"), and the dialog closes either way.
+ */
+export function DeleteDialog<T extends { id: string }>({
+  item,
+  title,
+  body,
+  busy,
+  onClose,
+  onDelete,
+  deleted,
+  failed,
+}: {
+  item: T | null;
+  title: string;
+  body: ReactNode;
+  busy: boolean;
+  onClose: () => void;
+  onDelete: (id: string) => Promise<unknown>;
+  deleted: string;
+  failed?: (item: T) => string;
+}) {
+  const { t } = useTranslation("admin");
+  return (
+    <ConfirmDialog
+      open={item !== null}
+      title={title}
+      body={body}
+      confirmLabel={t("common.delete")}
+      danger
+      busy={busy}
+      onCancel={onClose}
+      onConfirm={async () => {
+        if (!item) return;
+        try {
+          await onDelete(item.id);
+          toast.success(deleted);
+        } catch (error) {
+          toast.error(errorText(error) + (failed ? ` ${failed(item)}` : ""));
+        }
+        onClose();
+      }}
+    />
   );
 }

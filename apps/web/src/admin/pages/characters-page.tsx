@@ -7,7 +7,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { adminQueries, uploadTo, useDeleteCharacter, useSaveCharacter } from "../api.ts";
 import { AdminField } from "../components/admin-field.tsx";
-import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { DeleteDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { RowButton } from "../components/row-actions.tsx";
@@ -70,24 +70,15 @@ export function CharactersPage() {
           )
         }
       </QueryView>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title={t("characters.deleteTitle", { name: deleting?.nameEn ?? "" })}
         body={<p>{t("characters.deleteBody")}</p>}
-        confirmLabel={t("common.delete")}
-        danger
         busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          try {
-            await remove.mutateAsync(deleting.id);
-            toast.success(t("characters.deleted"));
-          } catch (error) {
-            toast.error(errorText(error) + (deleting.answerCount > 0 ? ` ${t("characters.inUse")}` : ""));
-          }
-          setDeleting(null);
-        }}
+        onClose={() => setDeleting(null)}
+        onDelete={(id) => remove.mutateAsync(id)}
+        deleted={t("characters.deleted")}
+        failed={(c) => (c.answerCount > 0 ? t("characters.inUse") : "")}
       />
     </>
   );

@@ -1,11 +1,9 @@
 import type { FamilyMessage } from "@hikaya/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { toast } from "../../lib/toast.tsx";
 import { adminQueries, consoleApi } from "../api.ts";
-import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { DeleteDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { QueryView } from "../components/page.tsx";
 import { RowButton } from "../components/row-actions.tsx";
@@ -59,24 +57,14 @@ export function FamilyMessagesList({ userId }: { userId: string }) {
           )
         }
       </QueryView>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title={t("keepsake.familyDeleteTitle", { name: deleting?.name ?? "" })}
         body={<p>{t("keepsake.familyDeleteBody")}</p>}
-        confirmLabel={t("common.delete")}
-        danger
         busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          try {
-            await remove.mutateAsync(deleting.id);
-            toast.success(t("keepsake.familyDeleted"));
-          } catch (error) {
-            toast.error(errorText(error));
-          }
-          setDeleting(null);
-        }}
+        onClose={() => setDeleting(null)}
+        onDelete={(id) => remove.mutateAsync(id)}
+        deleted={t("keepsake.familyDeleted")}
       />
     </section>
   );

@@ -15,7 +15,7 @@ import {
   useUpdateLandingAnswer,
 } from "../api.ts";
 import { CharacterSelect, useCharacterChoice } from "../components/character-select.tsx";
-import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { DeleteDialog } from "../components/confirm-dialog.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { QueryView } from "../components/page.tsx";
 import { MoveButtons, RowButton } from "../components/row-actions.tsx";
@@ -114,24 +114,14 @@ function LandingList({ answers }: { answers: AdminLandingAnswer[] }) {
           );
         })}
       </ol>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title={t("media.landingDeleteTitle", { order: deleting?.order ?? "" })}
         body={<p>{t("media.landingDeleteBody", { name: deleting ? nameOf(deleting) : "" })}</p>}
-        confirmLabel={t("common.delete")}
-        danger
         busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          try {
-            await remove.mutateAsync(deleting.id);
-            toast.success(t("media.landingDeleted"));
-          } catch (error) {
-            toast.error(errorText(error));
-          }
-          setDeleting(null);
-        }}
+        onClose={() => setDeleting(null)}
+        onDelete={(id) => remove.mutateAsync(id)}
+        deleted={t("media.landingDeleted")}
       />
     </>
   );

@@ -6,7 +6,7 @@ import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { AdminField } from "../components/admin-field.tsx";
-import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { DeleteDialog } from "../components/confirm-dialog.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { RowButton } from "../components/row-actions.tsx";
 import { savedRepliesQuery, useDeleteReply, useSaveReply } from "../inbox/saved-replies-api.ts";
@@ -60,24 +60,14 @@ export function SavedRepliesPage() {
           )
         }
       </QueryView>
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title={t("replies.deleteTitle", { title: deleting?.title ?? "" })}
         body={<p>{t("replies.deleteBody")}</p>}
-        confirmLabel={t("common.delete")}
-        danger
         busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          try {
-            await remove.mutateAsync(deleting.id);
-            toast.success(t("replies.deleted"));
-          } catch (error) {
-            toast.error(errorText(error));
-          }
-          setDeleting(null);
-        }}
+        onClose={() => setDeleting(null)}
+        onDelete={(id) => remove.mutateAsync(id)}
+        deleted={t("replies.deleted")}
       />
     </>
   );
