@@ -85,9 +85,10 @@ describe("saving a recording offline", () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 
-  it("says the save failed, and stays, when the server refuses the take", async () => {
+  it("says the save failed, and stays, when the server refuses the take for another reason than the file", async () => {
     params = { id: "s9", index: "9" };
-    vi.mocked(saveRecording).mockRejectedValueOnce(new ApiError("payload_too_large", "too large", 413));
+    // A file refused for what it is says why (below); any other refusal is the spec's "Error adding recording".
+    vi.mocked(saveRecording).mockRejectedValueOnce(new ApiError("story_locked", "locked", 403));
     const { error, info } = await saveOffline(en.recording.saveStory);
     expect(error.mock.calls.map(([text]) => text)).toEqual([en.recording.error]);
     expect(info).not.toHaveBeenCalled();
