@@ -22,7 +22,7 @@ export interface SeededInbox {
 /**
  * Writes `count` conversations straight into the running e2e server's SQLite database (one transaction of
  * prepared inserts: a second or so, where 10,000 sign-ups and sends over HTTP would take minutes). Each
- * person has a Jordanian number under `prefix` ("+962791…"), one message from the family that the team has
+ * person has a Jordanian number under `prefix` ("+9627810…"), one message from the family that the team has
  * already read, and is newer than anything made before. Two are special: the oldest (found by phone) and one
  * `olderUnreadPlace` from the top whose message nobody has read.
  */

@@ -16,7 +16,9 @@ test("among 10,000 conversations a facilitator finds one by phone in local and i
   const label = lang === "ar" ? "عائلة" : "Family";
   const seeded = seedInbox({
     count: CONVERSATIONS,
-    prefix: lang === "ar" ? "+9627920" : "+9627910",
+    // 078…: the people other specs sign up get random 079… numbers (pages/account.ts jordanPhone), which could
+    // land among these 10,000 and fail the seed's unique phone.
+    prefix: lang === "ar" ? "+9627820" : "+9627810",
     label: `${label}-${lang}`,
     olderUnreadPlace: 4 * PAGE + 5,
   });
@@ -34,7 +36,7 @@ test("among 10,000 conversations a facilitator finds one by phone in local and i
   await shot("inbox-scale-first-page");
 
   // The oldest conversation of all, by its number in the local form (trunk 0, spaces), then the international one.
-  const national = seeded.byPhone.phone.slice(4); // "+962" 791000000
+  const national = seeded.byPhone.phone.slice(4); // "+962" 781000000
   const local = `0${national.slice(0, 2)} ${national.slice(2, 5)} ${national.slice(5)}`;
   await search.fill(local);
   await expect(items).toHaveCount(1);
