@@ -100,6 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Counting the bus's signals costs a map entry per publish: only when the metrics are on.
   const plainBus = await createMessageBus(config.database);
   const bus = config.metricsToken ? countingBus(plainBus, metrics) : plainBus;
+  let seededDemo = false;
   try {
     await migrateToLatest(database);
     const secrets = createSecretStore(config, database);
@@ -133,7 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Media processes what the other modules store; storage only announces it, so storage imports no module above it.
     deps.fileEvents.onFileStored((file) => enqueueStoredFile(deps, file));
     if (config.admin) await deps.auth.service.ensureAdmin(config.admin);
-    if (config.seedDemo) await seedDemoProgram(deps, app.log);
+    seededDemo = config.seedDemo && (await seedDemoProgram(deps, app.log));
     await moveStoryMediaPrivate(deps, app.log);
   } catch (error) {
     await bus.close();
@@ -153,7 +154,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     videoConcurrency: config.media.videoConcurrency,
     voiceConcurrency: config.media.voiceConcurrency,
   });
-  if (config.mediaProcessDemo) processUnprocessedMedia(app);
+  // Only the start that seeded the demo looks for unprocessed files: listing every stored source (a whole bucket on
+  // S3) at each start of each replica would be work without news; later uploads are enqueued as they are stored.
+  if (seededDemo && config.mediaProcessDemo) processUnprocessedMedia(app);
 
   installErrorHandler(app);
   await installMetrics(app, metrics, config.metricsToken); // before every route: its hook times them all

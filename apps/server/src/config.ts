@@ -130,8 +130,8 @@ const envSchema = z
     // behind a story video's transcode.
     MEDIA_VIDEO_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
     MEDIA_VOICE_CONCURRENCY: z.coerce.number().int().min(0).max(16).default(1),
-    // At start-up, a job for every stored video and voice without one (the seeded demo first of all), run in the
-    // background at the lowest priority while the originals play. Tests turn it off.
+    // On the start that seeds the demo, a job for every stored video and voice without one (story 1 first), run in
+    // the background at the lowest priority while the originals play. Tests turn it off.
     MEDIA_PROCESS_DEMO: bool(true),
   })
   .superRefine((env, ctx) => {
@@ -211,7 +211,7 @@ export interface Config {
     videoConcurrency: number;
     voiceConcurrency: number;
   };
-  /** MEDIA_PROCESS_DEMO: enqueue the unprocessed demo (and any other unprocessed stored media) at start-up. */
+  /** MEDIA_PROCESS_DEMO: enqueue the demo's media on the start that seeds it. */
   mediaProcessDemo: boolean;
   /** Minutes between storage sweeps after the one at start-up; 0 sweeps at start-up only. */
   storageSweepIntervalMinutes: number;

@@ -57,12 +57,12 @@ export function readDemoProgram(): DemoProgram {
 /**
  * On the first start of an empty database, load the demo program: copy its files into storage and
  * write its rows in one transaction. A database that already has stories is left alone, so the seed
- * never overwrites what operators changed. Safe when several replicas start at once.
+ * never overwrites what operators changed. Safe when several replicas start at once. True when this start seeded it.
  */
-export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Promise<void> {
+export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Promise<boolean> {
   const { db, storage } = deps;
   const existing = await db.selectFrom("stories").select("id").limit(1).executeTakeFirst();
-  if (existing || !existsSync(join(DEMO_DIR, "program.json"))) return;
+  if (existing || !existsSync(join(DEMO_DIR, "program.json"))) return false;
   const program = readDemoProgram();
   const started = Date.now();
 
@@ -217,8 +217,9 @@ export async function seedDemoProgram(deps: AppDeps, log: FastifyBaseLogger): Pr
     });
   } catch (error) {
     // Another replica seeded first: its rows stand, ours are rolled back.
-    if (isUniqueViolation(error)) return;
+    if (isUniqueViolation(error)) return false;
     throw error;
   }
   log.info({ stories: stories.length, questions: questions.length, ms: Date.now() - started }, "demo program seeded");
+  return true;
 }

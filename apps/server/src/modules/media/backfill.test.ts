@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import { sql } from "kysely";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../test/test-app.ts";
+import { createReplica, createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 import { enqueueUnprocessed } from "./backfill.ts";
 import { loadBinaries } from "./ffmpeg.ts";
@@ -107,7 +107,7 @@ it("enqueues the addresses it is given first before the rest (story 1 is process
   }
 });
 
-it("runs at start-up when MEDIA_PROCESS_DEMO is on, the demo's story 1 first, and not when it is off", async () => {
+it("runs on the start that seeds the demo when MEDIA_PROCESS_DEMO is on, story 1 first; not when off, nor later", async () => {
   const on = await createTestApp({ SEED_DEMO: "true", MEDIA_PROCESS_DEMO: "true" });
   const off = await createTestApp({ SEED_DEMO: "true" });
   try {
@@ -124,6 +124,18 @@ it("runs at start-up when MEDIA_PROCESS_DEMO is on, the demo's story 1 first, an
     const oldest = [...jobs].sort((a, b) => a.created_at.localeCompare(b.created_at))[0];
     expect(oldest?.object_key).toBe(key);
     expect(await jobsOf(off.app)).toEqual([]);
+
+    // A later start finds the demo seeded and lists nothing: with the jobs gone, none come back.
+    await sql`delete from media_jobs`.execute(on.app.deps.db);
+    const restarted = await createReplica(on.config);
+    try {
+      await restarted.ready();
+      await mediaWorkerOf(restarted)?.stop();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await jobsOf(restarted)).toEqual([]);
+    } finally {
+      await restarted.close();
+    }
   } finally {
     await on.close();
     await off.close();
