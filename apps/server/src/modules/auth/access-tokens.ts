@@ -146,8 +146,13 @@ export class AccessTokens {
       const settled = this.#keys.settled;
       if (settled) await settled;
       const { payload } = await this.#verifySignature(token, {});
-      // A revoked service-role key still carries a good signature: its id must be the current one.
-      if (payload.role === "service_role") return this.#keys.acceptsServiceRole({ srk: payload.srk }) ? "service_role" : null;
+      // A revoked service-role key still carries a good signature: its id must be the current one, read live. The key
+      // opens every admin call and such calls are rare, so one read of the store each beats trusting a change signal
+      // (a file watch on SQLite) to have arrived before the next call.
+      if (payload.role === "service_role") {
+        await this.#keys.refresh(true);
+        return this.#keys.acceptsServiceRole({ srk: payload.srk }) ? "service_role" : null;
+      }
       return payload.role === "anon" || payload.role === "supabase_admin" ? payload.role : null;
     } catch {
       return null;
