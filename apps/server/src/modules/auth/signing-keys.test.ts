@@ -14,6 +14,8 @@ import { loadSigningKeys, SIGNING_KEYS_SECRET } from "./signing-keys.ts";
 
 const run = promisify(execFile);
 const CLI = fileURLToPath(new URL("../../cli/keys.ts", import.meta.url));
+/** Three runs of the keys CLI each start a Node process: a few seconds apiece on a loaded 2-core machine. */
+const CLI_RUNS_TIMEOUT_MS = 60_000;
 
 const subject = {
   email: "keys@example.com",
@@ -120,7 +122,7 @@ describe("signing keys shared by replicas, rotation and the service-role key", (
       await expect(auth.tokens.verify(longLived)).rejects.toMatchObject({ code: "unauthorized" });
     }
     for (const app of [t.app, other]) expect((await profile(app)).statusCode).toBe(401);
-  });
+  }, CLI_RUNS_TIMEOUT_MS);
 
   it("a token naming a key that is in no store is refused, and costs at most one store read per few seconds", async () => {
     const b = other.deps.auth;
