@@ -60,6 +60,11 @@ export class CountryDropdown {
   }
 
   async choose(search: string, expected: string) {
+    // Prerendered screens show this button before React has taken it over, and a tap before then does nothing:
+    // wait until React has attached its handlers to this very element.
+    await expect
+      .poll(() => this.trigger.evaluate((el) => Object.keys(el).some((key) => key.startsWith("__reactProps"))))
+      .toBe(true);
     await this.trigger.click();
     const box = this.page.getByRole("combobox");
     await expect(box).toBeFocused();
