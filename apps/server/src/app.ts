@@ -38,6 +38,7 @@ import { startStoryListCache } from "./modules/program/story-list-cache.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { startProgressCache } from "./modules/progress/progress.service.ts";
 import { recordingsRoutes } from "./modules/recordings/recordings.routes.ts";
+import { PushDelivery, type PushOptions } from "./modules/reminders/push.service.ts";
 import { reminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { FileEvents } from "./modules/storage/file-events.ts";
@@ -70,6 +71,8 @@ export interface BuildOptions {
   prettyLogs?: boolean;
   /** Reuse an open database (tests share one per file). */
   database?: DatabaseHandle;
+  /** Where Web Push may connect besides public https push services: tests' local push service. Never from config. */
+  push?: PushOptions;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -127,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       auth: await createAuthDeps(config, database, keys, messages, bus, metrics),
       messages,
       metrics,
+      push: new PushDelivery(options.push),
     };
     app.decorate("deps", deps);
     // Auth's admin API deletes accounts through account's deletion, registered here so auth imports no module.
@@ -146,6 +150,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onClose", async () => {
     for (const stop of stopCaches) await stop();
   });
+  // Pushes still running after their request answered read the database: they finish before it closes.
+  app.addHook("preClose", async () => app.deps.push.idle());
   if (ownsDatabase) app.addHook("onClose", async () => database.close());
   app.addHook("onClose", async () => app.deps.bus.close());
   startStorageSweep(app, config.storageSweepIntervalMinutes);

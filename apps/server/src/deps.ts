@@ -15,6 +15,7 @@ import type { LiveSessions } from "./modules/auth/live-sessions.ts";
 import type { HashQueueStats } from "./modules/auth/password-hasher.ts";
 import type { PhoneAuthService } from "./modules/auth/phone-auth.service.ts";
 import type { SigningKeys } from "./modules/auth/signing-keys.ts";
+import type { PushDelivery } from "./modules/reminders/push.service.ts";
 import type { FileEvents } from "./modules/storage/file-events.ts";
 
 /** What every module may use. Built once at start-up; tests build their own. */
@@ -45,6 +46,8 @@ export interface AppDeps {
   };
   /** SMS / WhatsApp (and e-mail to the outbox): the outbox by default, a Twilio-style provider by env. */
   messages: MessageProvider;
+  /** Web Push sent after a request answered: where it may connect, and what still runs (tests and shutdown wait). */
+  push: PushDelivery;
   /** What /metrics reports (infrastructure/metrics/metrics.ts): each call a no-op until METRICS_TOKEN is set. */
   metrics: AppMetrics;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGES } from "./constants.ts";
 
 /**
  * Story reminders and push notifications.
@@ -13,6 +14,9 @@ import { z } from "zod";
  *   GET  /key             → { publicKey } (VAPID)
  *   POST /subscription    PushSubscriptionInput → { ok }
  *   POST /unsubscribe     { endpoint? } → { ok } (no endpoint: every device of the person)
+ * An operator's console browser ("Notify me on this device", `/api/admin/push`, admins and facilitators):
+ *   POST /subscription    OperatorPushSubscriptionInput → { ok } (families' messages while no console is open)
+ *   POST /unsubscribe     { endpoint } → { ok }
  * Without signing in:
  *   GET/POST /api/reminders/stop?token=…   the signed stop link (HTML page in the person's language)
  *   POST     /api/reminders/inbound/twilio  the provider's inbound webhook ("STOP")
@@ -122,6 +126,11 @@ export const pushSubscriptionInputSchema = z.object({
   keys: z.object({ p256dh: z.string().min(1).max(200), auth: z.string().min(1).max(100) }),
 });
 export type PushSubscriptionInput = z.infer<typeof pushSubscriptionInputSchema>;
+
+/** An operator's console browser: the console's language words its pushes ("New message from …"). */
+export const operatorPushSubscriptionInputSchema = pushSubscriptionInputSchema.extend({ language: z.enum(LANGUAGES) });
+export type OperatorPushSubscriptionInput = z.infer<typeof operatorPushSubscriptionInputSchema>;
+export const operatorPushUnsubscribeSchema = z.object({ endpoint: z.url().max(2000) });
 
 export const pushKeySchema = z.object({ publicKey: z.string() });
 export const pushUnsubscribeSchema = z.object({ endpoint: z.url().max(2000).optional() });

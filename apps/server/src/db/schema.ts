@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /**
  * Row types of every table, as Kysely sees them. Times are ISO-8601 text and booleans 0/1 integers in
@@ -352,6 +352,8 @@ export interface Database {
   reminder_jobs: ReminderJobsTable;
   reminder_stop_uses: ReminderStopUsesTable;
   push_subscriptions: PushSubscriptionsTable;
+  operator_presence: OperatorPresenceTable;
+  operator_push_sent: OperatorPushSentTable;
   reminder_inbound_messages: ReminderInboundMessagesTable;
   secrets: SecretsTable;
 }
@@ -482,4 +484,22 @@ export interface PushSubscriptionsTable {
   p256dh: string;
   auth: string;
   created_at: string;
+  /** Migration 0029: whose alerts this browser gets: a family's (facilitator replies) or an operator's (new messages). */
+  audience: ColumnType<"family" | "operator", "family" | "operator" | undefined, "family" | "operator">;
+  /** The console's language when an operator subscribed; null for a family's (their profile's language is used). */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A replica's console streams of one operator (migration 0029): present while `until` is ahead. */
+export interface OperatorPresenceTable {
+  operator_id: string;
+  replica_id: string;
+  until: string;
+}
+
+/** When an operator was last pushed about a conversation (migration 0029), for coalescing. */
+export interface OperatorPushSentTable {
+  operator_id: string;
+  conversation_user_id: string;
+  sent_at: string;
 }

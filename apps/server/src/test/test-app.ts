@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { buildApp } from "../app.ts";
+import { type BuildOptions, buildApp } from "../app.ts";
 import { type Config, loadConfig } from "../config.ts";
 import type { App } from "../deps.ts";
 import { PostgresBus } from "../infrastructure/bus/postgres-bus.ts";
@@ -44,7 +44,10 @@ export async function createTestDatabaseUrl(): Promise<{ url: string; drop(): Pr
   };
 }
 
-export async function createTestApp(env: Record<string, string> = {}, options: { logger?: object } = {}): Promise<TestApp> {
+/** What a test may give its servers besides configuration: a log stream, a local push service to trust. */
+export type TestAppOptions = { logger?: object; push?: BuildOptions["push"] };
+
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "hikaya-test-"));
   const pgDb = await createTestDatabaseUrl();
   const config = loadConfig({
@@ -61,7 +64,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
     ...env,
   });
   // Silent unless a test reads the log lines (pino options with its own stream).
-  const app = await buildApp(config, { logger: options.logger ?? false });
+  const app = await buildApp(config, { logger: options.logger ?? false, push: options.push });
   await app.ready();
   return {
     app,
@@ -75,8 +78,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: {
 }
 
 /** A second server on the same database and files as `config`, as another replica behind a load balancer would be. */
-export async function createReplica(config: Config): Promise<App> {
-  return buildApp(config, { logger: false });
+export async function createReplica(config: Config, options: Pick<TestAppOptions, "push"> = {}): Promise<App> {
+  return buildApp(config, { logger: false, push: options.push });
 }
 
 /** The test app (replica A, which made the database) and a second server on it, ready (replica B). */
@@ -103,11 +106,14 @@ async function knowEachOther(apps: App[]): Promise<void> {
   }
 }
 
-export async function twoReplicas(env: Record<string, string> = {}): Promise<TwoReplicas> {
-  const first = await createTestApp(env);
+export async function twoReplicas(
+  env: Record<string, string> = {},
+  options: Pick<TestAppOptions, "push"> = {},
+): Promise<TwoReplicas> {
+  const first = await createTestApp(env, options);
   let replica: App | undefined;
   try {
-    replica = await createReplica(first.config);
+    replica = await createReplica(first.config, options);
     await replica.ready();
     await knowEachOther([first.app, replica]);
   } catch (error) {

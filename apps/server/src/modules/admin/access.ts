@@ -33,6 +33,9 @@ export const ADMIN_ROUTE_ROLES: Readonly<Record<string, OperatorRole>> = {
   "GET /api/admin/conversations/:userId/notes": "facilitator",
   "POST /api/admin/conversations/:userId/notes": "facilitator",
   "GET /api/admin/operators": "facilitator",
+  // "Notify me on this device": an operator's own console browser.
+  "POST /api/admin/push/subscription": "facilitator",
+  "POST /api/admin/push/unsubscribe": "facilitator",
   // Saved replies: every operator inserts them, admins write them.
   "GET /api/admin/replies": "facilitator",
   "POST /api/admin/replies": "admin",

@@ -3,6 +3,7 @@ import { AppError, forbidden, tooManyRequests, unauthorized } from "../../errors
 import { accessTokenOf, operatorRoleOf } from "../auth/guards.ts";
 import type { LiveConnection, LiveHub } from "./live-hub.ts";
 import { type SseWire, sseWireOf } from "./messages.stream.ts";
+import type { OperatorPresence } from "./operator-presence.service.ts";
 
 const HEARTBEAT_MS = 25_000;
 /** Live-chat streams one person may hold open at once on one server (tabs, devices, a reconnect in flight). */
@@ -22,16 +23,22 @@ class LiveStream implements LiveConnection {
   closed = false;
   /** The person holding it (a facilitator's own id when the stream follows every conversation): the cap counts these. */
   readonly accountId: string;
+  /** A console's stream (an operator's, of every conversation or one): while it is open, no push for its operator. */
+  readonly console: boolean;
   readonly sessionId: string;
   /** Token expiry, ms since the epoch (0: none). */
   readonly expiresAt: number;
   readonly #streams: LiveStreams;
   wire: SseWire | null = null;
 
-  constructor(streams: LiveStreams, who: { userId: string | null; accountId: string; sessionId: string; expiresAt: number }) {
+  constructor(
+    streams: LiveStreams,
+    who: { userId: string | null; accountId: string; sessionId: string; expiresAt: number; console: boolean },
+  ) {
     this.#streams = streams;
     this.userId = who.userId;
     this.accountId = who.accountId;
+    this.console = who.console;
     this.sessionId = who.sessionId;
     this.expiresAt = who.expiresAt;
   }
@@ -75,11 +82,19 @@ export class LiveStreams {
   readonly #perAccount = new Map<string, number>();
   readonly #hub: LiveHub;
   readonly #isActive: (sessionId: string) => Promise<boolean>;
+  readonly #presence: OperatorPresence | null;
   readonly #timer: NodeJS.Timeout;
 
-  constructor(hub: LiveHub, isActive: (sessionId: string) => Promise<boolean>, heartbeatMs = HEARTBEAT_MS) {
+  /** `presence`: told of each console stream that opens and ends, and renewed on each heartbeat. */
+  constructor(
+    hub: LiveHub,
+    isActive: (sessionId: string) => Promise<boolean>,
+    presence: OperatorPresence | null = null,
+    heartbeatMs = HEARTBEAT_MS,
+  ) {
     this.#hub = hub;
     this.#isActive = isActive;
+    this.#presence = presence;
     this.#timer = setInterval(() => this.heartbeat(), heartbeatMs);
     this.#timer.unref();
   }
@@ -95,13 +110,15 @@ export class LiveStreams {
   /**
    * Takes one of the person's stream places, or refuses with 429 when they hold them all. Checked and taken in one
    * turn of the event loop (the stream is added right after, with nothing awaited between), so tabs opening together
-   * cannot all pass it.
+   * cannot all pass it. A console's stream marks its operator present: the promise settles once every replica can
+   * see that (a failed write settles too: that operator may get a push they did not need).
    */
-  add(stream: LiveStream) {
+  add(stream: LiveStream): Promise<void> {
     const held = this.#perAccount.get(stream.accountId) ?? 0;
     if (held >= LIVE_STREAMS_PER_ACCOUNT) throw tooManyRequests(5);
     this.#perAccount.set(stream.accountId, held + 1);
     this.#open.add(stream);
+    return stream.console && this.#presence ? this.#presence.opened(stream.accountId) : Promise.resolve();
   }
 
   delete(stream: LiveStream) {
@@ -110,10 +127,12 @@ export class LiveStreams {
     const left = (this.#perAccount.get(stream.accountId) ?? 1) - 1;
     if (left <= 0) this.#perAccount.delete(stream.accountId);
     else this.#perAccount.set(stream.accountId, left);
+    if (stream.console) void this.#presence?.closed(stream.accountId);
   }
 
   /** Pings every stream, ends the expired ones, then those whose session ended (one check per session). */
   heartbeat(now = Date.now()) {
+    void this.#presence?.renew().catch(() => undefined);
     const live: LiveStream[] = [];
     for (const stream of [...this.#open]) {
       if (stream.expiresAt && stream.expiresAt <= now) {
@@ -185,11 +204,14 @@ export async function openLiveStream(request: FastifyRequest, reply: FastifyRepl
     accountId: claims.sub,
     sessionId: claims.session_id,
     expiresAt: typeof claims.exp === "number" ? claims.exp * 1000 : 0,
+    console: scope === "all",
   });
-  streams.add(stream); // the cap: may refuse (429), before anything is written
+  const present = streams.add(stream); // the cap: may refuse (429), before anything is written
   stream.wire = pending.open(request, RETRY_MS, () => stream.end());
 
   try {
+    // Present before "ready": a console that says it is live is one no push will talk over.
+    await present;
     await streams.hub.connect(stream, after);
     if (stream.closed) streams.hub.disconnect(stream);
   } catch (error) {

@@ -29,6 +29,8 @@ import { sendObject } from "../storage/object-response.ts";
 import { LiveHub } from "./live-hub.ts";
 import { LiveStreams, openLiveStream } from "./live-streams.ts";
 import { MessagesService, type Sender, type SendInput, toChatMessage, VOICE_BUCKET } from "./messages.service.ts";
+import { OperatorAlerts } from "./operator-alerts.service.ts";
+import { OperatorPresence } from "./operator-presence.service.ts";
 import { teamInboxRoutes } from "./team-inbox.routes.ts";
 import { TeamInboxService } from "./team-inbox.service.ts";
 import { whatsappRoutes } from "./whatsapp.routes.ts";
@@ -60,17 +62,21 @@ export async function messageRoutes(fastify: FastifyInstance) {
   const { db, database, storage, bus } = app.deps;
   const hub = new LiveHub(db, bus, toChatMessage);
   await hub.start();
-  const service = new MessagesService(db, database.dialect, storage, hub, app.deps);
-  const streams = new LiveStreams(hub, (sessionId) => app.deps.auth.sessions.isActive(sessionId));
+  // A family's message pushed to operators with no console open; presence says who has one, on any replica.
+  const alerts = new OperatorAlerts(app.deps, (error) => app.log.warn({ err: error }, "push: operator alert failed"));
+  const service = new MessagesService(db, database.dialect, storage, hub, app.deps, (row) => alerts.stored(row));
+  const presence = new OperatorPresence(db);
+  const streams = new LiveStreams(hub, (sessionId) => app.deps.auth.sessions.isActive(sessionId), presence);
   app.deps.metrics.gauge("live_streams_open", () => [{ labels: {}, value: streams.size }]);
   const stopRechecking = app.deps.auth.sessions.onForget((changed) => streams.recheck(changed));
   app.addHook("preClose", async () => {
     stopRechecking();
     streams.close();
+    await presence.close().catch(() => undefined);
     await hub.close();
   });
   teamInboxRoutes(app, new TeamInboxService(app.deps, service, hub));
-  const whatsapp = new WhatsAppService(app.deps, database.dialect, hub, service);
+  const whatsapp = new WhatsAppService(app.deps, database.dialect, service);
   // Its own scope: the form-encoded body parser is the webhook's alone.
   await app.register((child) => whatsappRoutes(child, whatsapp));
 

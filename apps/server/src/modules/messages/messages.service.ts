@@ -70,7 +70,7 @@ function decodeCursor(cursor: string): { lastMessageId: number; userId: string }
 }
 
 /** A number as the console shows it: international, whichever way it was stored (E.164, or dial code + national). */
-function internationalPhone(row: { phone: string | null; phone_number: string | null; country_code: string | null }) {
+export function internationalPhone(row: { phone: string | null; phone_number: string | null; country_code: string | null }) {
   if (row.phone) return row.phone;
   const national = row.phone_number?.trim();
   if (!national) return null;
@@ -104,13 +104,29 @@ export class MessagesService {
   readonly #storage: FileStorage;
   readonly #hub: LiveHub;
   readonly #deps: Pick<AppDeps, "config" | "fileEvents">;
+  readonly #onStored: (row: MessageRow) => void;
 
-  constructor(db: DB, dialect: DialectName, storage: FileStorage, hub: LiveHub, deps: Pick<AppDeps, "config" | "fileEvents">) {
+  /** `onStored`: told of each new message once it is announced (operator-alerts.service.ts pushes families' ones). */
+  constructor(
+    db: DB,
+    dialect: DialectName,
+    storage: FileStorage,
+    hub: LiveHub,
+    deps: Pick<AppDeps, "config" | "fileEvents">,
+    onStored: (row: MessageRow) => void = () => undefined,
+  ) {
     this.#db = db;
     this.#dialect = dialect;
     this.#storage = storage;
     this.#hub = hub;
     this.#deps = deps;
+    this.#onStored = onStored;
+  }
+
+  /** A new message is stored: every open stream hears of it (through the bus), and so do operators away from them. */
+  async announceStored(row: MessageRow): Promise<void> {
+    await this.#hub.announce(row).catch(() => undefined);
+    this.#onStored(row);
   }
 
   /** A conversation page: newest first by page, each page in time order. */
@@ -199,7 +215,7 @@ export class MessagesService {
       await this.#deps.fileEvents
         .fileStored({ bucket: VOICE_BUCKET, key: body, contentType: input.audio.contentType, use: { kind: "voice-note" } })
         .catch(() => undefined);
-    await this.#hub.announce(row).catch(() => undefined);
+    await this.announceStored(row);
     return { message: toChatMessage(row), created: true };
   }
 

@@ -6,7 +6,6 @@ import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { normalizePhone } from "../auth/phone.ts";
 import { publicUrlOf } from "../reminders/scheduler.ts";
-import type { LiveHub } from "./live-hub.ts";
 import * as repo from "./messages.repository.ts";
 import type { MessagesService } from "./messages.service.ts";
 import { VOICE_BUCKET } from "./voice-notes.ts";
@@ -52,14 +51,12 @@ type Deps = Pick<AppDeps, "db" | "config" | "messages" | "fileEvents">;
 export class WhatsAppService {
   readonly #deps: Deps;
   readonly #dialect: DialectName;
-  readonly #hub: LiveHub;
   readonly #messages: MessagesService;
   readonly #now: () => Date;
 
-  constructor(deps: Deps, dialect: DialectName, hub: LiveHub, messages: MessagesService, now: () => Date = () => new Date()) {
+  constructor(deps: Deps, dialect: DialectName, messages: MessagesService, now: () => Date = () => new Date()) {
     this.#deps = deps;
     this.#dialect = dialect;
-    this.#hub = hub;
     this.#messages = messages;
     this.#now = now;
   }
@@ -114,7 +111,7 @@ export class WhatsAppService {
       await this.#deps.fileEvents
         .fileStored({ bucket: VOICE_BUCKET, key: voice.key, contentType: voice.contentType, use: { kind: "voice-note" } })
         .catch(() => undefined);
-    await this.#hub.announce(row).catch(() => undefined);
+    await this.#messages.announceStored(row);
     return "stored";
   }
 

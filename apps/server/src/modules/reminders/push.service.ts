@@ -49,12 +49,16 @@ const vapidSubject = (config: AppDeps["config"]) => {
   return url.startsWith("https:") ? url : `mailto:push@${config.usernameEmailDomain}`;
 };
 
+/** How a subscription is saved: for a family's replies, or for an operator's alerts in the console's language. */
+export type SubscriptionUse = { audience: "family" } | { audience: "operator"; language: Language };
+
 /**
  * Saves a browser's subscription for the person. The endpoint must be an https push service on a public address
  * (else `validation_failed` on `endpoint`), and an endpoint belongs to the account that registered it until that
  * account removes it or the push service says it is gone: another account registering it gets `conflict` and
  * the first keeps it (else anyone who saw an endpoint could take another person's notifications).
  * `requestLanguage` (the request's Accept-Language) words the refusal when the person has not chosen a language.
+ * `use`: a family's browser (the default) or an operator's (`subscribeOperator`); the same checks either way.
  */
 export async function subscribe(
   deps: Deps,
@@ -62,6 +66,7 @@ export async function subscribe(
   input: PushSubscriptionInput,
   requestLanguage: Language | null = null,
   now = new Date(),
+  use: SubscriptionUse = { audience: "family" },
 ): Promise<void> {
   const texts = async () => REFUSAL_TEXTS[chooseLanguage(await repo.findLanguage(deps.db, userId), requestLanguage)];
   try {
@@ -80,12 +85,29 @@ export async function subscribe(
     p256dh: input.keys.p256dh,
     auth: input.keys.auth,
     created_at: now.toISOString(),
+    audience: use.audience,
+    language: use.audience === "operator" ? use.language : null,
   });
   if (!saved) throw new AppError("conflict", (await texts()).taken, { field: "endpoint" });
 }
 
-export async function unsubscribe(deps: Deps, userId: string, endpoint?: string): Promise<void> {
-  await repo.deletePushSubscriptions(deps.db, userId, endpoint);
+/**
+ * An operator's "Notify me on this device": the console's browser, told of families' messages while no console of
+ * theirs is open (modules/messages operator-alerts), in `language` (the console's, which also words a refusal).
+ * The route lets in operators only; the sender checks the role again before each push.
+ */
+export async function subscribeOperator(
+  deps: Deps,
+  userId: string,
+  input: PushSubscriptionInput,
+  language: Language,
+  now = new Date(),
+): Promise<void> {
+  await subscribe(deps, userId, input, language, now, { audience: "operator", language });
+}
+
+export async function unsubscribe(deps: Deps, userId: string, endpoint?: string, audience: repo.PushAudience = "family") {
+  await repo.deletePushSubscriptions(deps.db, userId, audience, endpoint);
 }
 
 export interface PushOptions extends EndpointPolicy {
@@ -93,19 +115,33 @@ export interface PushOptions extends EndpointPolicy {
   ca?: string | Buffer;
 }
 
+/** What a notification says and opens; the service worker (apps/web/public/push-sw.js) shows it. */
+export interface PushMessage {
+  title: string;
+  body: string;
+  /** The same-origin path a tap opens. */
+  url: string;
+  /** Notifications with one tag replace each other. */
+  tag: string;
+  lang: Language;
+}
+
+type SubscriptionRow = Awaited<ReturnType<typeof repo.listPushSubscriptions>>[number];
+
 /**
- * Tells each of the person's browsers that a facilitator replied. Each endpoint is resolved and checked again
- * (it was checked at subscribe, but DNS may now point it inside) and the connection goes to the checked address.
- * A subscription the push service says is gone (404/410), or whose endpoint is no longer a public https address,
- * is removed, as no push can ever reach it; other failures (DNS down, a timeout) are left for the next reply.
- * Returns how many were delivered.
+ * Sends each subscription its message. Each endpoint is resolved and checked again (it was checked at subscribe,
+ * but DNS may now point it inside) and the connection goes to the checked address. A subscription the push service
+ * says is gone (404/410), or whose endpoint is no longer a public https address, is removed, as no push can ever
+ * reach it; other failures (DNS down, a timeout) are left for the next push. Returns how many were delivered.
  */
-export async function notifyReply(deps: Deps, userId: string, options: PushOptions = {}): Promise<number> {
-  const subscriptions = await repo.listPushSubscriptions(deps.db, userId);
+async function deliver(
+  deps: Deps,
+  subscriptions: SubscriptionRow[],
+  messageOf: (subscription: SubscriptionRow) => PushMessage,
+  options: PushOptions,
+): Promise<number> {
   if (subscriptions.length === 0) return 0;
   const keys = await vapidKeys(deps);
-  const language = chooseLanguage(await repo.findLanguage(deps.db, userId));
-  const payload = JSON.stringify({ ...REPLY_TEXTS[language], url: "/chats", tag: "hikaya-reply", lang: language });
   const webpush = await webPush();
   let delivered = 0;
   for (const s of subscriptions) {
@@ -113,6 +149,7 @@ export async function notifyReply(deps: Deps, userId: string, options: PushOptio
     try {
       const checked = await checkPushEndpoint(s.endpoint, options);
       agent = pinnedAgent(checked, options.ca);
+      const payload = JSON.stringify(messageOf(s));
       await webpush.sendNotification({ endpoint: checked.url.href, keys: { p256dh: s.p256dh, auth: s.auth } }, payload, {
         vapidDetails: { subject: vapidSubject(deps.config), ...keys },
         TTL: 24 * 3600,
@@ -130,4 +167,82 @@ export async function notifyReply(deps: Deps, userId: string, options: PushOptio
     }
   }
   return delivered;
+}
+
+/** Tells each of the person's browsers that a facilitator replied, in their language. Returns how many were delivered. */
+export async function notifyReply(deps: Deps, userId: string, options: PushOptions = {}): Promise<number> {
+  const subscriptions = await repo.listPushSubscriptions(deps.db, userId, "family");
+  if (subscriptions.length === 0) return 0;
+  const language = chooseLanguage(await repo.findLanguage(deps.db, userId));
+  const message = { ...REPLY_TEXTS[language], url: "/chats", tag: "hikaya-reply", lang: language };
+  return deliver(deps, subscriptions, () => message, options);
+}
+
+/** Whether an account's app_metadata (JSON text) names a console role. */
+function holdsConsoleRole(appMetadata: string): boolean {
+  try {
+    const role = (JSON.parse(appMetadata) as { role?: unknown }).role;
+    return role === "admin" || role === "facilitator";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The operators who turned on "Notify me on this device" and still hold a console role and are not blocked, the most
+ * recently subscribed first, at most `limit`; `among`: only these accounts (a conversation's assignee).
+ */
+export async function operatorsWithPush(
+  deps: Pick<AppDeps, "db">,
+  options: { among?: readonly string[]; limit: number; now?: Date },
+): Promise<string[]> {
+  const rows = await repo.listOperatorsWithPush(deps.db, {
+    among: options.among,
+    limit: options.limit,
+    now: (options.now ?? new Date()).toISOString(),
+  });
+  return rows.filter((r) => holdsConsoleRole(r.app_metadata)).map((r) => r.id);
+}
+
+/**
+ * Tells an operator's console browsers (each in the language its console had when it subscribed). The caller decided
+ * whether this operator should hear of it (presence, coalescing); this checks the role again, so a push never
+ * reaches someone who lost the console role after subscribing. Returns how many were delivered.
+ */
+export async function notifyOperator(
+  deps: Deps,
+  operatorId: string,
+  messageIn: (language: Language) => PushMessage,
+  options: PushOptions = {},
+): Promise<number> {
+  if ((await operatorsWithPush(deps, { among: [operatorId], limit: 1 })).length === 0) return 0;
+  const subscriptions = await repo.listPushSubscriptions(deps.db, operatorId, "operator");
+  return deliver(deps, subscriptions, (s) => messageIn(chooseLanguage(s.language)), options);
+}
+
+/**
+ * The process's pushes that run after their request answered: where they may connect (production: public https push
+ * services only; a test adds its local push service, never through configuration) and which are still running, so
+ * shutdown and tests can wait for them. A push's failure is logged by whoever started it, never thrown here.
+ */
+export class PushDelivery {
+  readonly options: PushOptions;
+  readonly #running = new Set<Promise<unknown>>();
+
+  constructor(options: PushOptions = {}) {
+    this.options = options;
+  }
+
+  /** Starts `task` now without waiting for it. */
+  run(task: () => Promise<unknown>): void {
+    const running: Promise<unknown> = task()
+      .catch(() => undefined)
+      .finally(() => this.#running.delete(running));
+    this.#running.add(running);
+  }
+
+  /** Settles once nothing runs, including what started while waiting. */
+  async idle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.all([...this.#running]);
+  }
 }

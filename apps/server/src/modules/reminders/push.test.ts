@@ -1,139 +1,37 @@
-import { execFileSync } from "node:child_process";
-import { createDecipheriv, createECDH, hkdfSync, randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import https from "node:https";
 import { type AddressInfo, connect, createServer, type Server } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../deps.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 import { notifyReply, type PushOptions, vapidKeys } from "./push.service.ts";
+import { type LocalPushService, type ReceivedPush, startLocalPushService } from "./push.test-helpers.ts";
 import { checkPushEndpoint, isPublicAddress, pinnedAgent } from "./push-endpoint.ts";
 
-/**
- * Web Push against a local push service: an HTTPS endpoint (self-signed, its certificate and its loopback
- * address allowed through the options the sender is given, as production allows neither) that checks the VAPID header and decrypts each message with the subscription's own
- * keys (RFC 8291, aes128gcm), as a browser's push service and service worker would.
- */
-interface Received {
-  path: string;
-  authorization: string;
-  payload: Record<string, unknown>;
-}
-
+/** Web Push against a local push service (push.test-helpers.ts) that decrypts each message as a browser would. */
 let t: TestApp;
 let app: App;
-let service: https.Server;
+let push: LocalPushService;
 let base: string;
 let cert: Buffer;
-let certDir: string;
 /** What a direct send in these tests may reach: the local push service, nothing else on this machine. */
 let localService: PushOptions;
-const received: Received[] = [];
-const waiting: ((r: Received) => void)[] = [];
+let received: ReceivedPush[];
 /** Paths the push service says are gone. */
-const gone = new Set<string>();
-const keysByPath = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: Buffer }>();
-
-function decrypt(body: Buffer, ecdh: ReturnType<typeof createECDH>, authSecret: Buffer): string {
-  const salt = body.subarray(0, 16);
-  const idLength = body.readUInt8(20);
-  const senderPublic = body.subarray(21, 21 + idLength);
-  const ciphertext = body.subarray(21 + idLength);
-  const shared = ecdh.computeSecret(senderPublic);
-  const keyInfo = Buffer.concat([Buffer.from("WebPush: info\0"), ecdh.getPublicKey(), senderPublic]);
-  const ikm = Buffer.from(hkdfSync("sha256", shared, authSecret, keyInfo, 32));
-  const cek = Buffer.from(hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: aes128gcm\0"), 16));
-  const nonce = Buffer.from(hkdfSync("sha256", ikm, salt, Buffer.from("Content-Encoding: nonce\0"), 12));
-  const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
-  decipher.setAuthTag(ciphertext.subarray(ciphertext.length - 16));
-  const padded = Buffer.concat([decipher.update(ciphertext.subarray(0, ciphertext.length - 16)), decipher.final()]);
-  const end = padded.lastIndexOf(2); // the last record's delimiter, then zero padding
-  return padded.subarray(0, end).toString("utf8");
-}
-
-function subscription(path: string) {
-  const ecdh = createECDH("prime256v1");
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
-  keysByPath.set(path, { ecdh, auth });
-  return {
-    endpoint: `${base}${path}`,
-    keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") },
-  };
-}
-
-const nextPush = () =>
-  new Promise<Received>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("no push arrived")), 5000);
-    waiting.push((r) => {
-      clearTimeout(timer);
-      resolve(r);
-    });
-  });
+let gone: Set<string>;
+const subscription = (path: string) => push.subscription(path);
+const nextPush = () => push.nextPush();
 
 beforeAll(async () => {
-  certDir = mkdtempSync(join(tmpdir(), "hikaya-push-"));
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1,DNS:push.invalid",
-      "-keyout",
-      join(certDir, "key.pem"),
-      "-out",
-      join(certDir, "cert.pem"),
-    ],
-    { stdio: "ignore" },
-  );
-  cert = readFileSync(join(certDir, "cert.pem"));
-  service = https.createServer({ key: readFileSync(join(certDir, "key.pem")), cert }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const path = req.url ?? "";
-      if (gone.has(path)) {
-        res.writeHead(410).end();
-        return;
-      }
-      const keys = keysByPath.get(path);
-      if (!keys || req.headers["content-encoding"] !== "aes128gcm") {
-        res.writeHead(400).end();
-        return;
-      }
-      const r = {
-        path,
-        authorization: String(req.headers.authorization ?? ""),
-        payload: JSON.parse(decrypt(Buffer.concat(chunks), keys.ecdh, keys.auth)),
-      };
-      received.push(r);
-      waiting.shift()?.(r);
-      res.writeHead(201).end();
-    });
-  });
-  await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
-  base = `https://127.0.0.1:${(service.address() as AddressInfo).port}`;
-  localService = { ca: cert, addressAllowed: (address) => address === "127.0.0.1" };
+  push = await startLocalPushService();
+  ({ base, cert, received, gone } = push);
+  localService = push.options;
   t = await createTestApp({ REMINDER_INTERVAL_SECONDS: "0" });
   app = t.app;
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise((resolve) => service?.close(resolve));
-  rmSync(certDir, { recursive: true, force: true });
+  await push?.close();
 });
 
 async function personIn(language: "en" | "ar") {

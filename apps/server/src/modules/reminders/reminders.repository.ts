@@ -306,14 +306,24 @@ export async function findLanguage(db: Db, userId: string): Promise<string | nul
 
 // ── Push subscriptions ──────────────────────────────────────────────────────────────────────────────
 
+export type PushAudience = "family" | "operator";
+
 /**
- * Saves a subscription, or refreshes the keys of one the same person registered before; false (nothing
- * changed) when the endpoint belongs to another account. One statement, so two accounts racing for an
+ * Saves a subscription, or refreshes the keys (and audience, language) of one the same person registered before;
+ * false (nothing changed) when the endpoint belongs to another account. One statement, so two accounts racing for an
  * endpoint cannot both win.
  */
 export async function savePushSubscription(
   db: Db,
-  row: { endpoint: string; user_id: string; p256dh: string; auth: string; created_at: string },
+  row: {
+    endpoint: string;
+    user_id: string;
+    p256dh: string;
+    auth: string;
+    created_at: string;
+    audience: PushAudience;
+    language: string | null;
+  },
 ): Promise<boolean> {
   const result = await db
     .insertInto("push_subscriptions")
@@ -321,19 +331,45 @@ export async function savePushSubscription(
     .onConflict((oc) =>
       oc
         .column("endpoint")
-        .doUpdateSet({ p256dh: row.p256dh, auth: row.auth })
+        .doUpdateSet({ p256dh: row.p256dh, auth: row.auth, audience: row.audience, language: row.language })
         .where("push_subscriptions.user_id", "=", row.user_id),
     )
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-export async function listPushSubscriptions(db: Db, userId: string) {
-  return db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", userId).execute();
+export async function listPushSubscriptions(db: Db, userId: string, audience: PushAudience) {
+  return db.selectFrom("push_subscriptions").selectAll().where("user_id", "=", userId).where("audience", "=", audience).execute();
 }
 
-export async function deletePushSubscriptions(db: Db, userId: string, endpoint?: string) {
-  let query = db.deleteFrom("push_subscriptions").where("user_id", "=", userId);
+/**
+ * Accounts with an operator subscription that still hold a console role and are not blocked at `now` (the LIKE
+ * narrows to accounts naming a role; the caller parses app_metadata to be sure), the most recently subscribed first.
+ * `among`: only these accounts.
+ */
+export async function listOperatorsWithPush(db: Db, options: { among?: readonly string[]; limit: number; now: string }) {
+  const { among, limit, now } = options;
+  if (among?.length === 0) return [];
+  return db
+    .selectFrom("push_subscriptions as s")
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .select(["u.id", "u.app_metadata", (eb) => eb.fn.max("s.created_at").as("latest")])
+    .where("s.audience", "=", "operator")
+    .where("u.deleted_at", "is", null)
+    .where((eb) => eb.or([eb("u.banned_until", "is", null), eb("u.banned_until", "<=", now)]))
+    .where((eb) =>
+      eb.or([eb("u.app_metadata", "like", '%"role":"admin"%'), eb("u.app_metadata", "like", '%"role":"facilitator"%')]),
+    )
+    .$if(among !== undefined, (q) => q.where("u.id", "in", among as string[]))
+    .groupBy(["u.id", "u.app_metadata"])
+    .orderBy("latest", "desc")
+    .orderBy("u.id")
+    .limit(limit)
+    .execute();
+}
+
+export async function deletePushSubscriptions(db: Db, userId: string, audience: PushAudience, endpoint?: string) {
+  let query = db.deleteFrom("push_subscriptions").where("user_id", "=", userId).where("audience", "=", audience);
   if (endpoint) query = query.where("endpoint", "=", endpoint);
   await query.execute();
 }

@@ -1,4 +1,6 @@
 import {
+  operatorPushSubscriptionInputSchema,
+  operatorPushUnsubscribeSchema,
   pushKeySchema,
   pushSubscriptionInputSchema,
   pushUnsubscribeSchema,
@@ -17,10 +19,10 @@ import { AppError } from "../../errors.ts";
 import { registerFormBody } from "../../plugins/form-body.ts";
 import { errorResponses } from "../../plugins/http-schemas.ts";
 import { actorOf, audit } from "../audit/audit.service.ts";
-import { requireAdmin, requireUser } from "../auth/guards.ts";
+import { requireAdmin, requireOperator, requireUser } from "../auth/guards.ts";
 import { languageFromHeader } from "../auth/texts.ts";
 import { getSiteSettings } from "../settings/settings.service.ts";
-import { subscribe, unsubscribe, vapidKeys } from "./push.service.ts";
+import { subscribe, subscribeOperator, unsubscribe, vapidKeys } from "./push.service.ts";
 import { listQueue } from "./queue.service.ts";
 import { publicUrlOf, ReminderScheduler } from "./scheduler.ts";
 import { getSettings, previewTemplate, saveSettings } from "./settings.service.ts";
@@ -190,6 +192,42 @@ export async function reminderRoutes(fastify: FastifyInstance) {
     async (request) => {
       const auth = await requireUser(request);
       await unsubscribe(app.deps, auth.userId, request.body?.endpoint);
+      return { ok: true as const };
+    },
+  );
+
+  // ── An operator's console browser ("Notify me on this device"; operators only: modules/admin/access.ts) ──
+  app.post(
+    "/admin/push/subscription",
+    {
+      schema: {
+        tags: ["push"],
+        summary: "Operators: this browser hears of families' messages while none of my consoles is open",
+        body: operatorPushSubscriptionInputSchema,
+        response: { 200: ok, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request) => {
+      const auth = await requireOperator(request);
+      const { language, ...subscription } = request.body;
+      await subscribeOperator(app.deps, auth.userId, subscription, language);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    "/admin/push/unsubscribe",
+    {
+      schema: {
+        tags: ["push"],
+        summary: "Operators: this browser no longer hears of families' messages",
+        body: operatorPushUnsubscribeSchema,
+        response: { 200: ok, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const auth = await requireOperator(request);
+      await unsubscribe(app.deps, auth.userId, request.body.endpoint, "operator");
       return { ok: true as const };
     },
   );
