@@ -90,6 +90,7 @@ const FILES = {
   "recordings/audio-inspector.ts": "adapter",
   "recordings/media-tracks.ts": "logic",
   "recordings/test-fixtures.ts": "test-helper",
+  "reminders/push-delivery.ts": "job",
   "reminders/push-endpoint.ts": "logic",
   "reminders/scheduler.ts": "job",
   "reminders/stop-links.ts": "logic",

@@ -38,7 +38,7 @@ import { startStoryListCache } from "./modules/program/story-list-cache.ts";
 import { progressRoutes } from "./modules/progress/progress.routes.ts";
 import { startProgressCache } from "./modules/progress/progress.service.ts";
 import { recordingsRoutes } from "./modules/recordings/recordings.routes.ts";
-import { PushDelivery, type PushOptions } from "./modules/reminders/push.service.ts";
+import { PushDelivery, type PushOptions } from "./modules/reminders/push-delivery.ts";
 import { reminderRoutes } from "./modules/reminders/reminders.routes.ts";
 import { settingsRoutes } from "./modules/settings/settings.routes.ts";
 import { FileEvents } from "./modules/storage/file-events.ts";

@@ -15,7 +15,7 @@ import type { LiveSessions } from "./modules/auth/live-sessions.ts";
 import type { HashQueueStats } from "./modules/auth/password-hasher.ts";
 import type { PhoneAuthService } from "./modules/auth/phone-auth.service.ts";
 import type { SigningKeys } from "./modules/auth/signing-keys.ts";
-import type { PushDelivery } from "./modules/reminders/push.service.ts";
+import type { PushDelivery } from "./modules/reminders/push-delivery.ts";
 import type { FileEvents } from "./modules/storage/file-events.ts";
 
 /** What every module may use. Built once at start-up; tests build their own. */

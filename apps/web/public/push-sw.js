@@ -1,5 +1,6 @@
-/* Web Push for facilitator replies, imported into the generated service worker (vite.config.ts importScripts).
-   The server sends { title, body, url, tag, lang } already in the person's language. */
+/* Web Push for facilitator replies (families) and families' messages (operators with no console open), imported
+   into the generated service worker (vite.config.ts importScripts). The server sends { title, body, url, tag, lang }
+   already in the person's language; a tap opens `url` (/chats, or /admin/inbox/<id>). */
 self.addEventListener("push", (event) => {
   let data = {};
   try {
@@ -9,9 +10,12 @@ self.addEventListener("push", (event) => {
   }
   event.waitUntil(
     (async () => {
-      // The open conversation already shows the reply live: no notification over it.
+      // A visible page of the area the push opens (the family's chat; an operator's console, for a push to operators)
+      // already shows the message live: no notification over it.
+      const url = data.url || "/chats";
+      const area = url.startsWith("/admin") ? "/admin" : "/chats";
       const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-      if (windows.some((w) => w.visibilityState === "visible" && new URL(w.url).pathname.startsWith("/chats"))) return;
+      if (windows.some((w) => w.visibilityState === "visible" && new URL(w.url).pathname.startsWith(area))) return;
       await self.registration.showNotification(data.title || "Hikaya", {
         body: data.body || "",
         tag: data.tag || "hikaya",
@@ -19,7 +23,7 @@ self.addEventListener("push", (event) => {
         dir: data.lang === "ar" ? "rtl" : "ltr",
         icon: "/icons/icon-192.png",
         badge: "/icons/icon-192.png",
-        data: { url: data.url || "/chats" },
+        data: { url },
       });
     })(),
   );

@@ -4,6 +4,7 @@ import { LanguageSwitch } from "../components/language-switch.tsx";
 import { useTranslation } from "../lib/i18n.ts";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "../lib/router.tsx";
 import { consoleSession, useAdminSession } from "./admin-session.ts";
+import { DevicePushSwitch } from "./components/device-push-switch.tsx";
 import { DisplayNameForm } from "./components/display-name-form.tsx";
 import { inboxQueries } from "./inbox/inbox-api.ts";
 import { useInboxAlerts } from "./inbox-alerts.ts";
@@ -114,6 +115,7 @@ export function AdminLayout({ extraNav = [] }: { extraNav?: NavItem[] }) {
             </span>
           )}
           {session.status === "admin" && <OwnName me={session.userId} />}
+          {hasInbox && session.status === "admin" && <DevicePushSwitch me={session.userId} />}
           <div className="admin-nav__row">
             <LanguageSwitch className="admin-nav__lang" />
             <Link to="/" className="admin-link" target="_blank" rel="noreferrer">

@@ -1,8 +1,22 @@
 /**
- * Web Push for facilitator replies: this browser's subscription, made with the server's VAPID key and
- * sent to /api/push/subscription; the service worker (public/push-sw.js) shows the notification.
+ * Web Push: this browser's subscription, made with the server's VAPID key and given to the server, which keeps it for
+ * a family's replies (/api/push/subscription, the default target) or an operator's alerts (the console's target);
+ * the service worker (public/push-sw.js) shows the notification.
  */
 import { api } from "./api-client.ts";
+
+/** Where the server keeps a subscription and forgets it again. */
+export interface PushTarget {
+  save(subscription: { endpoint: string; keys: { p256dh: string; auth: string } }): Promise<unknown>;
+  /** null: every one of the person's (the family's "off" when the browser lost its subscription). */
+  forget(endpoint: string | null): Promise<unknown>;
+}
+
+/** A family's browser: told when the Hikaya team replies. */
+const FAMILY: PushTarget = {
+  save: (subscription) => api("/push/subscription", { body: subscription }),
+  forget: (endpoint) => api("/push/unsubscribe", { body: endpoint ? { endpoint } : {} }),
+};
 
 /** "unanswered": the browser has push but did not answer in time or refused to subscribe (no push service). */
 export type PushState = "unsupported" | "denied" | "unanswered" | "off" | "on";
@@ -67,8 +81,16 @@ const toBytes = (base64url: string) => {
   return Uint8Array.from(raw, (c) => c.charCodeAt(0));
 };
 
+const keysOf = (subscription: PushSubscription) => {
+  const json = subscription.toJSON();
+  return {
+    endpoint: json.endpoint ?? subscription.endpoint,
+    keys: { p256dh: json.keys?.p256dh ?? "", auth: json.keys?.auth ?? "" },
+  };
+};
+
 /** Asks for permission (on a tap), subscribes this browser and tells the server. */
-export async function turnPushOn(): Promise<PushState> {
+export async function turnPushOn(target: PushTarget = FAMILY): Promise<PushState> {
   const reg = await registration();
   if (!reg) return "unsupported";
   if ((await Notification.requestPermission()) !== "granted") return "denied";
@@ -81,15 +103,27 @@ export async function turnPushOn(): Promise<PushState> {
   } catch (error) {
     return browserFailure(error);
   }
-  const json = subscription.toJSON();
-  await api("/push/subscription", { body: { endpoint: json.endpoint, keys: json.keys } });
+  await target.save(keysOf(subscription));
   return "on";
 }
 
-export async function turnPushOff(): Promise<PushState> {
+export async function turnPushOff(target: PushTarget = FAMILY): Promise<PushState> {
   const reg = await registration();
   const subscription = await reg?.pushManager.getSubscription();
-  await api("/push/unsubscribe", { body: subscription ? { endpoint: subscription.endpoint } : {} });
+  await target.forget(subscription ? subscription.endpoint : null);
   await subscription?.unsubscribe();
   return reg ? "off" : "unsupported";
+}
+
+/** Gives the server this browser's subscription again (its keys, or what goes with it, changed); "off" if none. */
+export async function savePushAgain(target: PushTarget): Promise<PushState> {
+  try {
+    const reg = await answered(registration());
+    const subscription = reg ? await answered(reg.pushManager.getSubscription()) : null;
+    if (!subscription) return reg ? "off" : "unsupported";
+    await target.save(keysOf(subscription));
+    return "on";
+  } catch (error) {
+    return browserFailure(error);
+  }
 }

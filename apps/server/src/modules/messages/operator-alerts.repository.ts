@@ -60,3 +60,8 @@ export async function claimPush(db: DB, operatorId: string, conversationUserId: 
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The operator is back at a console: the next family message in any conversation may push them again. */
+export async function forgetPushesTo(db: DB, operatorId: string) {
+  await db.deleteFrom("operator_push_sent").where("operator_id", "=", operatorId).execute();
+}

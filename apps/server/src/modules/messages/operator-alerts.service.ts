@@ -6,7 +6,10 @@ import { internationalPhone } from "./messages.service.ts";
 import * as alertsRepo from "./operator-alerts.repository.ts";
 import { presentOperators } from "./operator-presence.service.ts";
 
-/** At most one push per conversation per operator in this many minutes; later messages in it wait for the console. */
+/**
+ * At most one push per conversation per operator in this many minutes (later messages in it wait for the console),
+ * unless the operator opened a console in between: then they caught up, and the next message pushes again.
+ */
 export const OPERATOR_PUSH_COALESCE_MINUTES = 10;
 /**
  * An unassigned conversation's message goes to every operator who turned push on and has no console open, at most

@@ -6,7 +6,7 @@ import { type LocalPushService, startLocalPushService } from "../reminders/push.
 import { addPerson, twilioSignature, twilioTestEnv } from "../reminders/reminders.test-helpers.ts";
 import { listen, multipart, openSse, type SseClient, sendText, wavBytes } from "./messages.test-helpers.ts";
 import { OPERATOR_PUSH_COALESCE_MINUTES } from "./operator-alerts.service.ts";
-import { PRESENCE_TTL_MS } from "./operator-presence.service.ts";
+import { OperatorPresence, PRESENCE_TTL_MS } from "./operator-presence.service.ts";
 
 /**
  * Web Push to operators with no console open, on two replicas of one database (one SQLite file in this process, or
@@ -188,7 +188,7 @@ describe("a family's message pushed to operators with no console open", () => {
     });
     expect(voice.statusCode, voice.body).toBe(200);
     const [toOwner, toColleague] = await pushesTo(owner.path, colleague.path);
-    expect(toOwner.at(-1)).toMatchObject({
+    expect(toOwner?.at(-1)).toMatchObject({
       title: "New message from Sami",
       body: "A voice message. Tap to open the conversation.",
     });
@@ -213,6 +213,11 @@ describe("a family's message pushed to operators with no console open", () => {
     await closeConsole(inbox, amal);
     expect((await sendText(a, maryam.headers, "hello?")).statusCode).toBe(200);
     expect((await pushesTo(amal.path))[0]).toHaveLength(1);
+
+    // Back at the console and away again, inside the coalescing window: she has caught up, so the next one pushes.
+    await closeConsole(await consoleOf(baseA, amal), amal);
+    expect((await sendText(a, maryam.headers, "one more")).statusCode).toBe(200);
+    expect((await pushesTo(amal.path))[0]).toHaveLength(2);
   });
 
   it("not while a console of theirs is open on the other replica, one conversation's included; again once it closed", async () => {
@@ -300,5 +305,38 @@ describe("a family's message pushed to operators with no console open", () => {
     });
     expect(reply.statusCode, reply.body).toBe(200);
     expect((await pushesTo(amal.path))[0]).toHaveLength(1);
+  });
+});
+
+describe("a replica's word that an operator has a console open", () => {
+  const rowsOf = (replica: string) =>
+    a.deps.db.selectFrom("operator_presence").select(["operator_id", "until"]).where("replica_id", "=", replica).execute();
+
+  it("is renewed on each heartbeat, outlives none of its streams, drops dead replicas' rows, and goes at shutdown", async () => {
+    const [amal, bilal] = [await createTestUser(a, { role: "facilitator" }), await createTestUser(a, { role: "admin" })];
+    let now = Date.parse("2030-01-01T10:00:00.000Z");
+    const presence = new OperatorPresence(a.deps.db, () => now, "replica-x");
+    const until = (ms: number) => new Date(ms + PRESENCE_TTL_MS).toISOString();
+
+    await presence.opened(amal.id);
+    await presence.opened(amal.id); // a second tab
+    await presence.closed(amal.id);
+    expect(await rowsOf("replica-x")).toEqual([{ operator_id: amal.id, until: until(now) }]);
+
+    // A stream that opens and ends at once, its writes not awaited in between, leaves no row.
+    void presence.opened(bilal.id);
+    await presence.closed(bilal.id);
+    expect(await rowsOf("replica-x")).toEqual([{ operator_id: amal.id, until: until(now) }]);
+
+    // The heartbeat moves the row on, and clears another replica's rows that expired (it died).
+    const dead = { operator_id: bilal.id, replica_id: "replica-dead", until: new Date(now - 1).toISOString() };
+    await a.deps.db.insertInto("operator_presence").values(dead).execute();
+    now += 25_000;
+    await presence.renew();
+    expect(await rowsOf("replica-x")).toEqual([{ operator_id: amal.id, until: until(now) }]);
+    expect(await rowsOf("replica-dead")).toEqual([]);
+
+    await presence.close();
+    expect(await rowsOf("replica-x")).toEqual([]);
   });
 });

@@ -32,10 +32,14 @@ export class OperatorPresence {
     this.#replica = replica;
   }
 
-  /** A console stream of `operatorId` opened here; settles once every replica can see it (a failed write is left). */
+  /**
+   * A console stream of `operatorId` opened here; settles once every replica can see it (a failed write is left). An
+   * operator back at a console has caught up: once away again, the next message of any conversation pushes them.
+   */
   opened(operatorId: string): Promise<void> {
     this.#open.set(operatorId, (this.#open.get(operatorId) ?? 0) + 1);
-    return this.#write(operatorId);
+    const present = this.#write(operatorId);
+    return Promise.all([present, repo.forgetPushesTo(this.#db, operatorId).catch(() => undefined)]).then(() => undefined);
   }
 
   /** One of `operatorId`'s console streams here ended. */

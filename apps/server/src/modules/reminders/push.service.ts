@@ -2,7 +2,8 @@ import type { Language, PushSubscriptionInput } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { chooseLanguage } from "../auth/texts.ts";
-import { checkPushEndpoint, type EndpointPolicy, PushEndpointRefused, pinnedAgent } from "./push-endpoint.ts";
+import type { PushOptions } from "./push-delivery.ts";
+import { checkPushEndpoint, PushEndpointRefused, pinnedAgent } from "./push-endpoint.ts";
 import * as repo from "./reminders.repository.ts";
 import { publicUrlOf } from "./scheduler.ts";
 
@@ -110,11 +111,6 @@ export async function unsubscribe(deps: Deps, userId: string, endpoint?: string,
   await repo.deletePushSubscriptions(deps.db, userId, audience, endpoint);
 }
 
-export interface PushOptions extends EndpointPolicy {
-  /** A certificate authority to trust besides the system's (tests: their local push service's certificate). */
-  ca?: string | Buffer;
-}
-
 /** What a notification says and opens; the service worker (apps/web/public/push-sw.js) shows it. */
 export interface PushMessage {
   title: string;
@@ -218,31 +214,4 @@ export async function notifyOperator(
   if ((await operatorsWithPush(deps, { among: [operatorId], limit: 1 })).length === 0) return 0;
   const subscriptions = await repo.listPushSubscriptions(deps.db, operatorId, "operator");
   return deliver(deps, subscriptions, (s) => messageIn(chooseLanguage(s.language)), options);
-}
-
-/**
- * The process's pushes that run after their request answered: where they may connect (production: public https push
- * services only; a test adds its local push service, never through configuration) and which are still running, so
- * shutdown and tests can wait for them. A push's failure is logged by whoever started it, never thrown here.
- */
-export class PushDelivery {
-  readonly options: PushOptions;
-  readonly #running = new Set<Promise<unknown>>();
-
-  constructor(options: PushOptions = {}) {
-    this.options = options;
-  }
-
-  /** Starts `task` now without waiting for it. */
-  run(task: () => Promise<unknown>): void {
-    const running: Promise<unknown> = task()
-      .catch(() => undefined)
-      .finally(() => this.#running.delete(running));
-    this.#running.add(running);
-  }
-
-  /** Settles once nothing runs, including what started while waiting. */
-  async idle(): Promise<void> {
-    while (this.#running.size > 0) await Promise.all([...this.#running]);
-  }
 }

@@ -5,7 +5,7 @@ import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PushOptions } from "./push.service.ts";
+import type { PushOptions } from "./push-delivery.ts";
 
 /**
  * A local push service: an HTTPS endpoint (self-signed, its certificate and its loopback address allowed through the

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../deps.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
-import { notifyReply, type PushOptions, vapidKeys } from "./push.service.ts";
+import { notifyReply, vapidKeys } from "./push.service.ts";
 import { type LocalPushService, type ReceivedPush, startLocalPushService } from "./push.test-helpers.ts";
+import type { PushOptions } from "./push-delivery.ts";
 import { checkPushEndpoint, isPublicAddress, pinnedAgent } from "./push-endpoint.ts";
 
 /** Web Push against a local push service (push.test-helpers.ts) that decrypts each message as a browser would. */
