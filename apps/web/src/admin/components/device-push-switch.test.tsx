@@ -117,4 +117,18 @@ describe("Notify me on this device", () => {
     expect(consoleApi).toHaveBeenLastCalledWith("/admin/push/unsubscribe", { body: { endpoint: ENDPOINT } });
     expect(made.unsubscribe).toHaveBeenCalled();
   });
+
+  it("offers nothing where the browser has no push, and says why the box is off when notifications are blocked", async () => {
+    const bare = render(<DevicePushSwitch me="operator-1" />);
+    await vi.waitFor(() => expect(bare.container.innerHTML).toBe(""));
+    bare.unmount();
+
+    browserWithPush();
+    vi.stubGlobal("Notification", { permission: "denied", requestPermission: async () => "denied" });
+    render(<DevicePushSwitch me="operator-1" />);
+    const blocked = (await screen.findByRole("checkbox", { name: en.devicePush.label })) as HTMLInputElement;
+    await vi.waitFor(() => expect(blocked).toHaveProperty("disabled", true));
+    expect(await screen.findByText(en.devicePush.denied)).toBeTruthy();
+    expect(blocked.getAttribute("aria-describedby")?.split(" ")).toHaveLength(2);
+  });
 });

@@ -16,11 +16,7 @@ const operatorTarget = (language: Language): PushTarget => ({
   },
 });
 
-const NOTES = {
-  unsupported: "devicePush.unsupported",
-  denied: "devicePush.denied",
-  unanswered: "devicePush.unanswered",
-} as const;
+const NOTES = { denied: "devicePush.denied", unanswered: "devicePush.unanswered" } as const;
 
 /**
  * "Notify me on this device", in the operator's own menu: a family's message reaches this browser as a push while no
@@ -63,6 +59,9 @@ export function DevicePushSwitch({ me }: { me: string }) {
     }
   };
 
+  // Nothing to offer where the browser has no push at all.
+  if (state === "unsupported") return null;
+  const note = state === "denied" || state === "unanswered" ? NOTES[state] : null;
   return (
     <div className="admin-nav__push">
       <label className="admin-nav__push-label" htmlFor={id}>
@@ -70,16 +69,21 @@ export function DevicePushSwitch({ me }: { me: string }) {
           id={id}
           type="checkbox"
           checked={state === "on"}
-          disabled={state === "busy" || state === "unsupported" || state === "denied"}
-          aria-describedby={`${id}-hint`}
+          disabled={state === "busy" || state === "denied"}
+          aria-describedby={note ? `${id}-hint ${id}-note` : `${id}-hint`}
           onChange={(e) => void toggle(e.target.checked)}
         />
         <span>{t("devicePush.label")}</span>
       </label>
-      <p id={`${id}-hint`} className="admin-hint admin-nav__push-hint">
+      <p id={`${id}-hint`} className="admin-nav__push-hint">
         {t("devicePush.hint")}
       </p>
-      {(state === "unsupported" || state === "denied" || state === "unanswered") && <p role="status">{t(NOTES[state])}</p>}
+      {/* Beside the box and read with it; not a live region: the menu's status is its name form's. */}
+      {note && (
+        <p id={`${id}-note`} className="admin-nav__push-hint">
+          {t(note)}
+        </p>
+      )}
     </div>
   );
 }
