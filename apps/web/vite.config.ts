@@ -63,8 +63,9 @@ export default defineConfig({
         // The console and the PDF viewer are not part of the person's offline app; they load when online.
         // Nor are the strings of a language the person does not use: each locale chunk is cached when first loaded.
         globIgnores: ["**/admin-*", "**/inbox-*", "**/locale-*", "**/pdf-viewer-*", "**/pdf.worker*", "**/*.map"],
-        // Web Push (facilitator replies): the push and notificationclick handlers.
-        importScripts: ["push-sw.js"],
+        // Web Push (facilitator replies): the push and notificationclick handlers. Stories downloaded for offline: the
+        // /offline/… addresses answered from their cache. One worker for the scope, these parts imported into it.
+        importScripts: ["push-sw.js", "offline-sw.js"],
         navigateFallback: "/index.html",
         // Addresses the server answers itself: the API, files, the console, and a keepsake's listening pages (/k/…,
         // the family's own QR codes, scanned on a phone that has the app: the app's shell would say "Page not found").

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { attachSource, HLS_TYPE, type HlsModule, prefetchHls } from "./stream-source.ts";
+import { attachSource, fetchMediaStream, HLS_TYPE, type HlsModule, prefetchHls } from "./stream-source.ts";
 
 const ORIGINAL = "/storage/v1/object/sign/story-media/a.mp4?expires=1&signature=s";
 const STREAM = {
@@ -137,5 +137,39 @@ describe("the person's viewing mode (issue 38)", () => {
     const older = fakeVideo(true);
     await attachSource(older, ORIGINAL, { ...STREAM, audioOnly: null }, hls.load, "audio_only");
     expect(older.src).toBe(STREAM.hls);
+  });
+});
+
+describe("a story downloaded for offline", () => {
+  const PLAYLIST = "/offline/s1/q0/index.m3u8";
+
+  it("plays its kept rung, a playlist given as the file, through hls.js even where the browser plays HLS itself", async () => {
+    // The service worker answers /offline/… only for requests that reach it; a browser's own HLS player may not.
+    vi.stubGlobal("MediaSource", class {});
+    try {
+      const video = fakeVideo(true);
+      const hls = fakeHls();
+      await attachSource(video, PLAYLIST, null, hls.load);
+      expect(hls.created[0]?.source).toBe(PLAYLIST);
+      expect(video.src).toBe("");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("plays a kept original file as it is, and asks the server nothing about it", async () => {
+    const video = fakeVideo(false);
+    const load = vi.fn();
+    await attachSource(video, "/offline/s1/video/original", null, load);
+    expect(video.src).toBe("/offline/s1/video/original");
+    expect(load).not.toHaveBeenCalled();
+    const fetcher = vi.fn();
+    vi.stubGlobal("fetch", fetcher);
+    try {
+      expect(await fetchMediaStream("/offline/s1/video/original")).toBeNull();
+      expect(fetcher).not.toHaveBeenCalled();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -13,6 +13,14 @@ import { api } from "./api-client.ts";
 
 export const HLS_TYPE = "application/vnd.apple.mpegurl";
 
+/**
+ * Where a story downloaded for offline keeps its files (features/stories/offline): addresses the service worker
+ * (public/offline-sw.js) answers from the Cache API, never the network.
+ */
+export const OFFLINE_PREFIX = "/offline/";
+export const isOfflineAddress = (src: string) => src.startsWith(OFFLINE_PREFIX);
+const isPlaylist = (src: string) => /\.m3u8(?:$|\?)/.test(src);
+
 const answers = new Map<string, { at: number; answer: Promise<MediaStream | null> }>();
 /** How long an answer is reused: processing may finish, captions may be added, while a person stays on the page. */
 const ANSWER_MS = 60_000;
@@ -24,6 +32,8 @@ const ANSWER_MS = 60_000;
 export function fetchMediaStream(src: string): Promise<MediaStream | null> {
   const kept = answers.get(src);
   if (kept && Date.now() - kept.at < ANSWER_MS) return kept.answer;
+  // A downloaded file is already the version to play; the server does not know its address.
+  if (isOfflineAddress(src)) return Promise.resolve(null);
   const answer = api<MediaStream>(`/media/stream?src=${encodeURIComponent(src)}`).catch(() => {
     answers.delete(src);
     return null;
@@ -141,13 +151,17 @@ export async function attachSource(
   mode: ViewingMode = "best",
 ): Promise<() => void> {
   const saving = mode !== "best";
-  // A stream processed before issue 38 has no sound-alone variant: its lowest rung is the next cheapest.
-  const hlsUrl = (mode === "audio_only" ? stream?.audioOnly : null) ?? stream?.hls;
+  // A stream processed before issue 38 has no sound-alone variant: its lowest rung is the next cheapest. A downloaded
+  // question's "original" is the rung it kept, a playlist itself.
+  const hlsUrl = (mode === "audio_only" ? stream?.audioOnly : null) ?? stream?.hls ?? (isPlaylist(original) ? original : null);
   if (!hlsUrl) {
     video.src = original;
     return () => {};
   }
-  if (video.canPlayType(HLS_TYPE)) {
+  // A downloaded rung plays through hls.js wherever Media Source exists: a browser's own HLS player may fetch its
+  // segments past the service worker, which alone can answer them offline.
+  const mediaSource = "MediaSource" in globalThis || "ManagedMediaSource" in globalThis;
+  if (video.canPlayType(HLS_TYPE) && !(isOfflineAddress(hlsUrl) && mediaSource)) {
     video.src = hlsUrl;
     return () => {};
   }

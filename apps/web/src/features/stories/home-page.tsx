@@ -7,6 +7,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
 import { listPending, type PendingRecording, retryPending } from "./api/recordings.ts";
 import { storiesKey, useStories } from "./api/stories.ts";
+import { useWatchedOutbox } from "./offline/use-watched-outbox.ts";
 import { StoryCard } from "./story-card.tsx";
 import "./stories.css";
 
@@ -47,6 +48,7 @@ export function HomePage() {
   const stories = useStories();
   const share = useShareSite();
   const client = useQueryClient();
+  useWatchedOutbox();
 
   return (
     <main className={`stories-home journey${stories.isPending ? " stories-home--loading" : ""}`}>

@@ -13,6 +13,7 @@ import { useStreamSource } from "../../lib/stream-source.ts";
 import { type Answer, useAnswers, useQuestions } from "./api/questions.ts";
 import { useStories } from "./api/stories.ts";
 import { afterQuestions, parseIndex } from "./journey-rules.ts";
+import { useWatchedOutbox } from "./offline/use-watched-outbox.ts";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storyTitle } from "./story-card.tsx";
 import { useFreshMediaLinks } from "./use-fresh-media-links.ts";
@@ -263,6 +264,7 @@ function QuestionFlow({ story, index }: { story: Story; index: number }) {
 function QuestionsScreen({ id, rawIndex }: { id: string; rawIndex: string | undefined }) {
   const { t } = useTranslation("stories");
   const stories = useStories();
+  useWatchedOutbox();
   if (stories.isPending) return <PageSpinner />;
   if (stories.isError) return <ProblemScreen title={t("questions.title")} body={errorText(stories.error)} />;
   const story = stories.data.find((s) => s.id === id || s._id === id);

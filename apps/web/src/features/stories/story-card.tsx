@@ -4,6 +4,7 @@ import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
 import { thumbnailOf } from "./api/stories-list.ts";
 import { cardLook } from "./journey-rules.ts";
+import { OfflineDownload } from "./offline/offline-download.tsx";
 
 export function storyTitle(story: Story): string {
   return currentLanguage() === "ar" && story.titleB ? story.titleB : story.title;
@@ -97,6 +98,8 @@ export function StoryCard({ story, priority = false }: { story: Story; priority?
           <PlayIcon />
         </Link>
       )}
+      {/* Downloads are for the next story (issue 38); a watched one's copy can still be removed. */}
+      {(look === "active" || look === "watched") && <OfflineDownload story={story} canDownload={look === "active"} />}
     </li>
   );
 }

@@ -18,6 +18,9 @@ import { questionsQuery } from "./api/questions.ts";
 import { useStory, useWatchStory } from "./api/stories.ts";
 import { CaptionSwitch, CaptionTracks, useCaptions } from "./captions.tsx";
 import { type Embed, embedFor, listenForEmbedEnd } from "./embed.ts";
+import { isNetworkFailure } from "./offline/offline-copy.ts";
+import { useWatchedOutbox } from "./offline/use-watched-outbox.ts";
+import { queueWatched } from "./offline/watched-outbox.ts";
 import { PlaybackSpeed } from "./playback-speed.tsx";
 import { ProblemScreen } from "./problem-screen.tsx";
 import { storySubtitle, storyTitle } from "./story-card.tsx";
@@ -176,6 +179,7 @@ export function StoryPage() {
   // The video's signed link expires; a failed one fetches the story again (use-fresh-media-links.ts).
   const media = useFreshMediaLinks(["stories", id]);
   const watch = useWatchStory();
+  useWatchedOutbox();
   const [failed, setFailed] = useState(false);
   const finishing = useRef(false);
 
@@ -183,15 +187,23 @@ export function StoryPage() {
     if (finishing.current) return;
     finishing.current = true;
     setFailed(false);
+    let online = true;
     try {
       await watch.mutateAsync(s.id);
     } catch (error) {
-      finishing.current = false;
-      setFailed(true);
-      toast.error(error instanceof ApiError && error.code !== "network" ? errorText(error) : t("story.saveError"));
-      return;
+      if (isNetworkFailure(error)) {
+        // No network (a downloaded story watched offline, issue 38): kept on the device and sent when it returns.
+        queueWatched(s.id);
+        online = false;
+        toast.info(t("story.watchedLater"));
+      } else {
+        finishing.current = false;
+        setFailed(true);
+        toast.error(error instanceof ApiError ? errorText(error) : t("story.saveError"));
+        return;
+      }
     }
-    track("video_watched", { videoID: s.id, videoOrder: s.order, user: getUserId() });
+    if (online) track("video_watched", { videoID: s.id, videoOrder: s.order, user: getUserId() });
     const questions = await client.fetchQuery(questionsQuery(s.id, currentLanguage())).catch(() => []);
     navigate(questions.length > 0 ? `/questions/${s.id}/${s.order}` : "/", { replace: true });
   };

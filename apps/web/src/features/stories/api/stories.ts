@@ -4,6 +4,7 @@ import { api } from "../../../lib/api-client.ts";
 import { type Language, useLanguage } from "../../../lib/i18n.ts";
 import { meQuery } from "../../../lib/me.ts";
 import { getUserId } from "../../../lib/session.ts";
+import { isNetworkFailure, latestCopy, readCopy } from "../offline/offline-copy.ts";
 import { fetchStoriesList, takeStoriesList } from "./stories-list.ts";
 
 /** Every story query starts with this key: invalidating it refreshes the list and each story, in every language. */
@@ -17,7 +18,16 @@ export const storiesQuery = (language: Language) =>
   queryOptions({
     queryKey: [...storiesKey, "list", language],
     // The entry may have asked already (app/early-requests.ts): its answer, once, else a request of our own.
-    queryFn: ({ signal }) => takeStoriesList(language) ?? fetchStoriesList(language, signal),
+    queryFn: async ({ signal }) => {
+      try {
+        return await (takeStoriesList(language) ?? fetchStoriesList(language, signal));
+      } catch (error) {
+        // Offline, the list as it was when a story was downloaded, so that story can be opened (issue 38).
+        const copy = isNetworkFailure(error) ? await latestCopy() : null;
+        if (copy) return copy.list;
+        throw error;
+      }
+    },
     staleTime: 15_000,
     // A language switch keeps the list on screen until this language's arrives, so nothing jumps meanwhile.
     placeholderData: (previous) => previous,
@@ -33,26 +43,41 @@ export function useStories() {
 export const storyQuery = (id: string, language: Language) =>
   queryOptions({
     queryKey: [...storiesKey, id, language],
-    queryFn: async ({ signal }) => {
-      const body = await api<Story | { data: Story }>(`/stories/${encodeURIComponent(id)}?lang=${language}`, { signal });
-      const story = "data" in body && body.data ? body.data : (body as Story);
-      return { ...story, id: story.id ?? story._id ?? id };
+    queryFn: async ({ signal }): Promise<Story> => {
+      let body: Story | { data: Story };
+      try {
+        body = await api<Story | { data: Story }>(`/stories/${encodeURIComponent(id)}?lang=${language}`, { signal });
+      } catch (error) {
+        // Offline, a downloaded copy plays (issue 38); the server stays the judge of the lock whenever it answers.
+        const copy = isNetworkFailure(error) ? await readCopy(id, language, true) : null;
+        if (copy) return copy.story;
+        throw error;
+      }
+      const fetched = "data" in body && body.data ? body.data : (body as Story);
+      const story = { ...fetched, id: fetched.id ?? fetched._id ?? id };
+      // Downloaded: its files play from the device even online, which is what the person downloaded it for.
+      const copy = story.url && story.watchStatus !== "Locked" ? await readCopy(id, language) : null;
+      return copy ? { ...story, url: copy.story.url, stream: copy.story.stream } : story;
     },
     retry: false,
+    networkMode: "offlineFirst",
   });
 
 export function useStory(id: string) {
   return useQuery(storyQuery(id, useLanguage()));
 }
 
-/** POST /api/users/{id}/watchStory/{storyId}: marks the story watched; the list and profile change. */
+/** POST /api/users/{id}/watchStory/{storyId}: marks the story watched. */
+export const postWatched = (storyId: string, userId = getUserId() ?? "me") =>
+  api<unknown>(`/users/${encodeURIComponent(userId)}/watchStory/${encodeURIComponent(storyId)}`, { method: "POST" });
+
+/** Marks the story watched; the list and profile change. */
 export function useWatchStory() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (storyId: string) =>
-      api<unknown>(`/users/${encodeURIComponent(getUserId() ?? "me")}/watchStory/${encodeURIComponent(storyId)}`, {
-        method: "POST",
-      }),
+    mutationFn: (storyId: string) => postWatched(storyId),
+    // Offline the call fails at once (the story page keeps it for later) rather than waiting paused.
+    networkMode: "always",
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: storiesKey });
       void client.invalidateQueries({ queryKey: meQuery.queryKey });

@@ -1,0 +1,12 @@
+/** A story's questions and their answers as the token API sends them (spec section 3). */
+export interface Question {
+  _id: string;
+  url: string;
+}
+
+export interface Answer {
+  _id: string;
+  question: string;
+  audio: string;
+  character: { nameOfFamilyMember: string; nameOfFamilyMemberAr?: string | null; thumbnail?: string | null };
+}
