@@ -136,7 +136,8 @@ test("the next story downloaded plays offline with its questions, and watched re
     const video = page.locator("video.player__video").first();
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(1);
     await expect(page).toHaveURL(new RegExp(`/questions/${storyId}/\\d+$`), { timeout: 20_000 });
-    await expect(page.getByText(w.story.watchedLater)).toBeVisible();
+    // "Watched" waits on the device (the toast that says so closes by itself: the outbox is what counts).
+    expect(await page.evaluate(() => localStorage.getItem("hikaya-watched-outbox"))).toContain(storyId);
     const question = page.locator("video.player__video");
     await expect.poll(() => question.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.5);
     const answer = page.locator("audio");
