@@ -5,7 +5,7 @@ import { formatBytes } from "../../../lib/format.ts";
 import { useLanguage, useTranslation } from "../../../lib/i18n.ts";
 import { toast } from "../../../lib/toast.tsx";
 import { embedFor } from "../embed.ts";
-import { type CopyState, copyState, downloadStory, offlineSupported, removeCopy } from "./offline-copy.ts";
+import { type CopyState, copyState, offlineSupported, removeCopy } from "./offline-copy.ts";
 
 type State = CopyState | { kind: "downloading"; fraction: number } | { kind: "checking" };
 
@@ -41,6 +41,7 @@ export function OfflineDownload({ story, canDownload }: { story: Story; canDownl
   const download = async () => {
     setState({ kind: "downloading", fraction: 0 });
     try {
+      const { downloadStory } = await import("./download.ts");
       const bytes = await downloadStory(story.id, language, mode ?? "save_data", (fraction) =>
         setState({ kind: "downloading", fraction }),
       );
