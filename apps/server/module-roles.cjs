@@ -101,6 +101,8 @@ const FILES = {
   "storage/derived-files.ts": "logic",
   "storage/file-events.ts": "hook",
   "storage/http-range.ts": "http",
+  "storage/media-cookie-header.ts": "http",
+  "storage/media-cookies.ts": "logic",
   "storage/object-response.ts": "http",
   "storage/signed-links.ts": "logic",
   "storage/spool.ts": "adapter",

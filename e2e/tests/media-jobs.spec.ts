@@ -73,12 +73,15 @@ function mediaLines(output: string, msg: "media job started" | "media job ready"
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Asks `base` for the HLS of a video link, then its master playlist, a rendition's playlist and a segment. */
+/**
+ * Asks `base` for the HLS of a video link, then, with the cookie that answer set (the request context keeps it), its
+ * master playlist, a rendition's playlist and a segment.
+ */
 async function playStream(request: APIRequestContext, base: string, src: string): Promise<void> {
   const stream = await request.get(`${base}/api/media/stream?src=${encodeURIComponent(src)}`);
   expect(stream.status()).toBe(200);
   const { hls } = (await stream.json()) as { hls: string | null };
-  expect(hls, `no stream for ${src}`).toMatch(/\/storage\/v1\/object\/stream\/.+\.m3u8$/);
+  expect(hls, `no stream for ${src}`).toMatch(/\/storage\/v1\/object\/cookie\/.+\.m3u8$/);
   const master = new URL(hls as string, base);
   const fetchText = async (url: URL) => {
     const res = await request.get(url.href);

@@ -7,12 +7,13 @@ import { CAPTIONS_MAX_BYTES, type MediaStream, STORY_MEDIA_BUCKET } from "@hikay
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
+import { CookieJar } from "./cdn.test-helpers.ts";
 import { loadBinaries } from "./ffmpeg.ts";
 import { mediaWorkerOf } from "./worker.ts";
 
 /**
  * Issue 29, WCAG 2.2 1.2.2: a story video's captions per language, saved from the console as WebVTT text, listed
- * with the video's stream and served under the video's own signed link (a locked story's captions are refused).
+ * with the video's stream and served under the video's own cookie (a locked story's captions are refused).
  */
 
 const EN = "WEBVTT\n\n00:00.000 --> 00:01.000\nOnce upon a time\n";
@@ -65,8 +66,14 @@ afterAll(async () => {
 
 const save = (src: string, lang: string, text: string, user: TestUser = admin) =>
   t.app.inject({ method: "PUT", url: "/api/admin/media/captions", headers: user.headers, payload: { src, lang, text } });
-const streamOf = async (src: string) =>
-  (await t.app.inject({ url: `/api/media/stream?src=${encodeURIComponent(src)}` })).json() as MediaStream;
+/** One browser for the family and the console: each stream's answer sets the cookie its captions are fetched with. */
+const jar = new CookieJar();
+const get = (url: string) => t.app.inject({ url, headers: jar.headersFor(url) });
+const streamOf = async (src: string) => {
+  const res = await get(`/api/media/stream?src=${encodeURIComponent(src)}`);
+  jar.take(res.headers["set-cookie"]);
+  return res.json() as MediaStream;
+};
 const familyStories = async () =>
   (await t.app.inject({ url: "/api/stories", headers: family.headers })).json() as { id: string; url?: string }[];
 
@@ -83,7 +90,7 @@ describe("a story video's captions", { timeout: 30_000 }, () => {
     const stream = await streamOf(open?.url as string);
     expect(stream.hls).toBeNull();
     expect(stream.captions?.map((c) => c.lang)).toEqual(["en", "ar"]);
-    const [en, ar] = await Promise.all((stream.captions ?? []).map((c) => t.app.inject({ url: c.url })));
+    const [en, ar] = await Promise.all((stream.captions ?? []).map((c) => get(c.url)));
     expect(en?.statusCode).toBe(200);
     expect(en?.headers["content-type"]).toBe("text/vtt; charset=utf-8");
     expect(en?.body).toBe(EN);
@@ -99,7 +106,7 @@ describe("a story video's captions", { timeout: 30_000 }, () => {
       await save(story?.adminUrl as string, "en", `${EN}\n00:01.000 --> 00:02.000\nThe end\n`)
     ).json() as MediaStream;
     expect(after.captions?.[0]?.url).not.toBe(before);
-    expect((await t.app.inject({ url: after.captions?.[0]?.url as string })).body).toContain("The end");
+    expect((await get(after.captions?.[0]?.url as string)).body).toContain("The end");
   });
 
   it("refuses a file that is not WebVTT or is too large, saying which in details", async () => {
@@ -115,7 +122,7 @@ describe("a story video's captions", { timeout: 30_000 }, () => {
     expect((await save(src, "en", EN, family)).statusCode).toBe(403);
   });
 
-  it("a locked story's captions are refused under another story's signature, like its video", async () => {
+  it("a locked story's captions are refused with another story's cookie, like its video", async () => {
     const [open, locked] = stories;
     await save(locked?.adminUrl as string, "en", EN);
     const [first, second] = await familyStories();
@@ -126,7 +133,7 @@ describe("a story video's captions", { timeout: 30_000 }, () => {
     const [openKey, lockedKey] = [keyOf(open?.adminUrl as string), keyOf(locked?.adminUrl as string)];
     const borrowed = url.replace(openKey, lockedKey);
     expect(borrowed).not.toBe(url);
-    expect((await t.app.inject({ url: borrowed })).statusCode).toBe(403);
+    expect((await get(borrowed)).statusCode).toBe(403);
   });
 
   it("are removed one language at a time", async () => {

@@ -8,7 +8,7 @@ import {
   mediaStreamSchema,
   STORY_MEDIA_BUCKET,
 } from "@hikaya/contracts";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
@@ -17,6 +17,8 @@ import { errorResponses } from "../../plugins/http-schemas.ts";
 import { actorOf } from "../audit/audit.service.ts";
 import { requireOperator } from "../auth/guards.ts";
 import { ownerKeyOf } from "../storage/derived-files.ts";
+import { grantStream } from "../storage/media-cookie-header.ts";
+import { cookieOpens } from "../storage/media-cookies.ts";
 import { sendObject } from "../storage/object-response.ts";
 import { isValidLink } from "../storage/signed-links.ts";
 import { mediaLinkSubject, objectOf } from "../storage/story-media.ts";
@@ -52,33 +54,64 @@ function withoutRedirect(storage: FileStorage): FileStorage {
 const badLink = () => new AppError("forbidden", "This link has expired or is not valid");
 
 /**
- * What GET /api/media/stream answers for a video address: its stream and captions. A story's private video whose
- * signature is missing, wrong or expired is refused (403), as its file would be; an outside address has no stream.
+ * What GET /api/media/stream answers for a video address: its stream and captions, and for a story's private video
+ * the cookie that opens them. One whose signature is missing, wrong or expired is refused (403), as its file would
+ * be; an outside address has no stream.
  */
-async function streamFor(deps: FastifyInstance["deps"], src: string) {
+async function streamFor(request: FastifyRequest, reply: FastifyReply, src: string) {
+  const deps = request.server.deps;
   const object = objectOf(src);
   if (!object) return NO_STREAM;
-  let signature: { expires: string; signature: string } | null = null;
   if (object.bucket === STORY_MEDIA_BUCKET) {
-    signature = linkSignature(src);
+    const signature = linkSignature(src);
     if (!signature || !isValidLink(deps, mediaLinkSubject(object.key), Number(signature.expires), signature.signature))
       throw badLink();
+    grantStream(request, reply, object.key);
   }
-  return streamOf(deps, src, signature);
+  return streamOf(deps, src, true);
 }
 
 /** The captions editor's answer after a save: the stream as the video's address gives it, or none. */
-const streamAfterEdit = (deps: FastifyInstance["deps"], src: string) =>
-  streamFor(deps, src).catch((error: unknown) => {
+const streamAfterEdit = (request: FastifyRequest, reply: FastifyReply, src: string) =>
+  streamFor(request, reply, src).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "forbidden") return NO_STREAM;
     throw error;
   });
 
+/** Playlists and captions may be rewritten in place (a reprocessed video, captions saved without a new address). */
+const STREAM_INDEX_CACHE_CONTROL = "public, max-age=300";
+/** Segments and posters are written once under a name no other file takes: any cache may keep them. */
+const STREAM_FILE_CACHE_CONTROL = "public, max-age=31536000, immutable";
+
+const cookieParamsSchema = z.object({ bucket: z.enum([STORY_MEDIA_BUCKET]), "*": z.string().max(600) });
+
 export async function mediaRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  // A story's HLS files, under the signature of its video's link (media.service.ts `streamOf`): a locked story's
-  // video link is never handed out, so neither are these.
+  // A story's HLS files, under one address for every viewer, opened by the cookie handed out with the stream
+  // (storage/media-cookies.ts). Outside the cache key: a CDN keeps one copy for everyone and checks the cookie at its
+  // edge, or sends it here (docs/scale.md). Refusals are never stored, by the browser or any cache.
+  app.route({
+    method: ["GET", "HEAD"],
+    url: "/storage/v1/object/cookie/:bucket/*",
+    schema: { params: cookieParamsSchema },
+    handler: async (request, reply) => {
+      const key = request.params["*"];
+      const owner = ownerKeyOf(key);
+      if (!owner || !cookieOpens(app.deps, owner, request.headers.cookie)) {
+        reply.header("cache-control", "no-store");
+        throw badLink();
+      }
+      const index = key.endsWith(".m3u8") || key.endsWith(".vtt");
+      // Captions too: a <track> fetched from another origin (S3) would need CORS and a crossorigin attribute.
+      const storage = index ? withoutRedirect(app.deps.storage) : app.deps.storage;
+      const cacheControl = index ? STREAM_INDEX_CACHE_CONTROL : STREAM_FILE_CACHE_CONTROL;
+      return sendObject(request, reply, storage, STORY_MEDIA_BUCKET, key, cacheControl);
+    },
+  });
+
+  // The stream's addresses before issue 41, under the signature of its video's link: links already handed out keep
+  // working until they expire (an hour), and a locked story's video link is never handed out, so neither are these.
   app.route({
     method: ["GET", "HEAD"],
     url: "/storage/v1/object/stream/:bucket/:expires/:signature/*",
@@ -108,7 +141,7 @@ export async function mediaRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       // The answer changes once, when processing finishes; a player asks again on its next visit.
       reply.header("cache-control", "private, max-age=30");
-      return streamFor(app.deps, request.query.src);
+      return streamFor(request, reply, request.query.src);
     },
   );
 
@@ -137,9 +170,9 @@ export async function mediaRoutes(fastify: FastifyInstance) {
       },
     },
     // Answers what GET /api/media/stream now says for the address, so the editor shows the saved file at once.
-    async (request) => {
+    async (request, reply) => {
       await saveCaptions(app.deps, actorOf(await requireOperator(request)), request.body);
-      return streamAfterEdit(app.deps, request.body.src);
+      return streamAfterEdit(request, reply, request.body.src);
     },
   );
 
@@ -153,9 +186,9 @@ export async function mediaRoutes(fastify: FastifyInstance) {
         response: { 200: mediaStreamSchema, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await removeCaptions(app.deps, actorOf(await requireOperator(request)), request.body);
-      return streamAfterEdit(app.deps, request.body.src);
+      return streamAfterEdit(request, reply, request.body.src);
     },
   );
 }

@@ -7,6 +7,7 @@ import { type Bucket, type MediaJobState, type MediaStream, STORY_MEDIA_BUCKET }
 import type { AppDeps } from "../../deps.ts";
 import { removeEmptiedFolders } from "../../infrastructure/files/file-storage.ts";
 import { derivedPrefix } from "../storage/derived-files.ts";
+import { COOKIE_MEDIA_ROOT } from "../storage/media-cookies.ts";
 import { objectOf } from "../storage/story-media.ts";
 import { captionsOf } from "./captions.ts";
 import { VOICE_FILE, voiceCopyKey } from "./enqueue.ts";
@@ -152,22 +153,20 @@ export const NO_STREAM: MediaStream = {
 };
 
 /**
- * The HLS version of a video a player was given, once ready. A story's private video comes as its signed link,
- * and the stream's addresses carry the same signature in their path (`/object/stream/...`), so the playlists'
- * relative addresses (renditions, segments) stay under it and the access rule is the video's own: whoever was
- * not handed the video's link (a locked story) gets no stream either. A public video's stream is public.
+ * The HLS version of a video a player was given, once ready. A story's private video comes as its signed link; its
+ * stream is answered only to whoever holds a valid one (`granted`, checked by the caller) and lives under one address
+ * for every viewer (`/object/cookie/...`, issue 41), opened by the cookie the answer sets (storage/media-cookies.ts):
+ * a CDN caches it once for everyone, and whoever was not handed the video's link (a locked story) gets no cookie
+ * either. The playlists' relative addresses (renditions, segments) stay under the cookie's path. A public video's
+ * stream is public.
  */
-export async function streamOf(
-  deps: Pick<AppDeps, "db" | "storage">,
-  src: string,
-  signature: { expires: string; signature: string } | null,
-): Promise<MediaStream> {
+export async function streamOf(deps: Pick<AppDeps, "db" | "storage">, src: string, granted: boolean): Promise<MediaStream> {
   const object = objectOf(src);
   if (!object) return NO_STREAM;
   const base =
     object.bucket === STORY_MEDIA_BUCKET
-      ? signature
-        ? `/storage/v1/object/stream/${STORY_MEDIA_BUCKET}/${signature.expires}/${signature.signature}/`
+      ? granted
+        ? COOKIE_MEDIA_ROOT
         : null
       : `/storage/v1/object/public/${object.bucket}/`;
   if (!base) return NO_STREAM;
@@ -202,7 +201,7 @@ export function linkSignature(src: string): { expires: string; signature: string
  * need not ask `GET /api/media/stream` about it; no second check of a signature just made.
  */
 export const streamOfSignedLink = (deps: Pick<AppDeps, "db" | "storage">, link: string): Promise<MediaStream> =>
-  streamOf(deps, link, linkSignature(link));
+  streamOf(deps, link, linkSignature(link) !== null);
 
 /**
  * The length ffprobe measured for each stored file processed so far, by `bucket/key`, in whole seconds: for a voice

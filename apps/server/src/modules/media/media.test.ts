@@ -12,6 +12,7 @@ import { voiceNoteFilesOf } from "../messages/messages.service.ts";
 import { multipart as messageMultipart } from "../messages/messages.test-helpers.ts";
 import { multipart as recordingMultipart } from "../recordings/test-fixtures.ts";
 import { sweepStorage } from "../storage/storage-sweep.ts";
+import { CookieJar } from "./cdn.test-helpers.ts";
 import { enqueueMedia } from "./enqueue.ts";
 import { loadBinaries } from "./ffmpeg.ts";
 import { claimJob, findJobs, finishJob, insertJob } from "./media.repository.ts";
@@ -107,7 +108,9 @@ async function settled(paths: string[]): Promise<MediaJobState[]> {
   throw new Error(`jobs did not finish: ${JSON.stringify(await states(paths))}`);
 }
 
-const get = (url: string) => t.app.inject({ url });
+/** The family's browser: the stream's answer sets the cookie its files are fetched with (issue 41). */
+const jar = new CookieJar();
+const get = (url: string) => t.app.inject({ url, headers: jar.headersFor(url) });
 const recordingBody = (data: Buffer, story: string) =>
   recordingMultipart([
     { name: "audio", filename: "voice.wav", type: "audio/wav", data },
@@ -115,7 +118,11 @@ const recordingBody = (data: Buffer, story: string) =>
   ]);
 const familyStories = async () =>
   (await t.app.inject({ url: "/api/stories", headers: family.headers })).json() as { id: string; url?: string }[];
-const streamOf = async (src: string) => (await get(`/api/media/stream?src=${encodeURIComponent(src)}`)).json() as MediaStream;
+const streamOf = async (src: string) => {
+  const res = await get(`/api/media/stream?src=${encodeURIComponent(src)}`);
+  jar.take(res.headers["set-cookie"]);
+  return res.json() as MediaStream;
+};
 const jobRow = async (ref: string) =>
   (await findJobs(t.app.deps.db, [{ bucket: STORY_MEDIA_BUCKET, key: ref.split("/").pop() as string }]))[0];
 
@@ -207,7 +214,7 @@ describe("an uploaded story video", { timeout: 60_000 }, () => {
     const [open] = await familyStories();
     const openStream = await streamOf(open?.url as string);
     const secondKey = second.ref.split("/").pop() as string;
-    // The open story's signature does not open the locked one's files.
+    // The open story's cookie does not open the locked one's files.
     const borrowed = (openStream.hls as string).replace(/[^/]+\.media\//, `${secondKey}.media/`);
     expect((await get(borrowed)).statusCode).toBe(403);
     expect((await get(borrowed.replace("master.m3u8", "240p/seg_0000.ts"))).statusCode).toBe(403);

@@ -34,6 +34,7 @@ import {
   questionsFor,
   storyListJson,
 } from "./program.service.ts";
+import { grantStreamOfLink } from "../storage/media-cookie-header.ts";
 
 const VISIBILITY =
   "Visitors get titles, subtitles, thumbnails and orders only. With an access token each story carries the caller's " +
@@ -84,7 +85,10 @@ export async function programRoutes(fastify: FastifyInstance) {
       const auth = await optionalUser(request);
       reply.header("cache-control", "private, no-cache");
       reply.header("vary", "authorization, x-auth-token");
-      return getStoryFor(app.deps, auth, request.params.id, request.query.lang);
+      const story = await getStoryFor(app.deps, auth, request.params.id, request.query.lang);
+      // The stream in the answer is at the same address for everyone; this viewer's cookie opens it (issue 41).
+      if (story.stream) grantStreamOfLink(request, reply, story.url);
+      return story;
     },
   );
 

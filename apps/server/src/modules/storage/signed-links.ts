@@ -11,19 +11,35 @@ type LinkDeps = Pick<AppDeps, "auth">;
 const EXPIRY_STEP_SECONDS = 600;
 
 /**
- * The one signing mechanism for private media (recordings, story media): an HMAC, keyed from the server's
- * secret for this purpose only, over what the link opens and when it stops working.
+ * What a signature is for. Each purpose has its own key derived from the server's secret, so the key of story media
+ * cookies can be handed to a CDN's edge to check them there without it being able to sign a link to a recording.
  */
-const linkKeys = new WeakMap<Buffer, Buffer>();
+export type SigningPurpose = "signed-links" | "media-cookies";
 
-function signature(deps: LinkDeps, subject: string, expires: number): string {
+/**
+ * The one signing mechanism for private media (recordings, story media, their cookies): an HMAC, keyed from the
+ * server's secret for one purpose only, over what the signature opens and when it stops working.
+ */
+const purposeKeys = new WeakMap<Buffer, Map<SigningPurpose, Buffer>>();
+
+/** The key one purpose signs with (`npm run keys:media-cookies` prints that of the cookies for a CDN's edge). */
+export function purposeKey(deps: LinkDeps, purpose: SigningPurpose): Buffer {
   const secret = deps.auth.keys.hmacSecret;
-  let key = linkKeys.get(secret);
-  if (!key) {
-    key = createHmac("sha256", secret).update("signed-links").digest();
-    linkKeys.set(secret, key);
+  let keys = purposeKeys.get(secret);
+  if (!keys) {
+    keys = new Map();
+    purposeKeys.set(secret, keys);
   }
-  return createHmac("sha256", key).update(`${subject}\n${expires}`).digest("base64url");
+  let key = keys.get(purpose);
+  if (!key) {
+    key = createHmac("sha256", secret).update(purpose).digest();
+    keys.set(purpose, key);
+  }
+  return key;
+}
+
+function signature(deps: LinkDeps, subject: string, expires: number, purpose: SigningPurpose): string {
+  return createHmac("sha256", purposeKey(deps, purpose)).update(`${subject}\n${expires}`).digest("base64url");
 }
 
 export interface LinkSignature {
@@ -36,9 +52,14 @@ export function linkExpiry(now = Date.now()): number {
   return Math.ceil(now / 1000 / EXPIRY_STEP_SECONDS) * EXPIRY_STEP_SECONDS + RECORDING_LINK_TTL_SECONDS;
 }
 
-export function signLink(deps: LinkDeps, subject: string, now = Date.now()): LinkSignature {
+export function signLink(
+  deps: LinkDeps,
+  subject: string,
+  now = Date.now(),
+  purpose: SigningPurpose = "signed-links",
+): LinkSignature {
   const expires = linkExpiry(now);
-  return { expires, signature: signature(deps, subject, expires) };
+  return { expires, signature: signature(deps, subject, expires, purpose) };
 }
 
 /** `?expires=…&signature=…` for a link to `subject`. */
@@ -53,9 +74,10 @@ export function isValidLink(
   expires: number | undefined,
   given: string | undefined,
   now = Date.now(),
+  purpose: SigningPurpose = "signed-links",
 ): boolean {
   if (!expires || !given || expires < now / 1000) return false;
-  const expected = Buffer.from(signature(deps, subject, expires));
+  const expected = Buffer.from(signature(deps, subject, expires, purpose));
   const actual = Buffer.from(given);
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
