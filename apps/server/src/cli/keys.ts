@@ -4,11 +4,14 @@
 // `npm run keys:service-role`: prints the service-role key for server-to-server admin calls.
 // `npm run keys:service-role -- revoke`: revokes that key alone (a new service-role id; the signing keys and everyone's
 // tokens stay), every running server refuses the old key at once, and prints the new one.
-// Both use the running configuration (DATABASE_URL, DATA_DIR): the keys live where the server keeps them.
+// `npm run keys:media-cookies`: prints the key story media cookies are signed with (base64url), for a CDN's edge to
+// check them (docs/scale.md, "A CDN in front"); it signs nothing else, and changes with `keys:rotate`.
+// All use the running configuration (DATABASE_URL, DATA_DIR): the keys live where the server keeps them.
 import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { migrateToLatest, openDatabase, SQLITE_BUSY_TIMEOUT_MS } from "../db/database.ts";
 import { createSecretStore } from "../infrastructure/secrets/index.ts";
 import { loadSigningKeys, revokeServiceRoleKey, rotateSigningKeys, SIGNING_KEYS_CHANNEL } from "../modules/auth/signing-keys.ts";
+import { purposeKey } from "../modules/storage/signed-links.ts";
 
 /**
  * Every server announces itself on the bus at least once a second (and at once when a process connects): after
@@ -32,11 +35,9 @@ async function announceKeysChange(config: Config, id: string): Promise<void> {
 }
 
 async function main(command: string | undefined, option: string | undefined): Promise<void> {
-  if (command !== "rotate" && command !== "service-role") {
-    throw new ConfigError("Usage: keys.ts rotate | service-role [revoke]");
-  }
-  if (option !== undefined && !(command === "service-role" && option === "revoke"))
-    throw new ConfigError("Usage: keys.ts rotate | service-role [revoke]");
+  const usage = "Usage: keys.ts rotate | service-role [revoke] | media-cookies";
+  if (command !== "rotate" && command !== "service-role" && command !== "media-cookies") throw new ConfigError(usage);
+  if (option !== undefined && !(command === "service-role" && option === "revoke")) throw new ConfigError(usage);
   const config = loadConfig();
   const database = openDatabase(config.database, { busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS.command });
   try {
@@ -52,6 +53,10 @@ async function main(command: string | undefined, option: string | undefined): Pr
       console.log(
         "Running servers have switched to it, and refuse tokens of the key it dropped. The anon and service-role keys change too (print: npm run keys:service-role).",
       );
+    } else if (command === "media-cookies") {
+      const keys = await loadSigningKeys(secrets);
+      keys.close();
+      console.log(purposeKey(keys.hmacSecret, "media-cookies").toString("base64url"));
     } else {
       if (option === "revoke") {
         await loadSigningKeys(secrets).then((keys) => keys.close()); // creates the keys if there are none

@@ -1,3 +1,7 @@
+import { execFile } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { RECORDING_LINK_TTL_SECONDS, STORY_MEDIA_BUCKET } from "@hikaya/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestS3, type TestS3 } from "../../test/s3-server.ts";
@@ -74,7 +78,9 @@ describe("story media a CDN can cache", () => {
       seen.push(addresses);
     }
     expect(seen[1]).toEqual(seen[0]);
-    expect(seen[0]?.every((url) => url.startsWith(`/storage/v1/object/cookie/${STORY_MEDIA_BUCKET}/${openKey}.media/`))).toBe(true);
+    expect(seen[0]?.every((url) => url.startsWith(`/storage/v1/object/cookie/${STORY_MEDIA_BUCKET}/${openKey}.media/`))).toBe(
+      true,
+    );
     expect(seen[0]?.join(" ")).not.toMatch(/signature|expires/);
   });
 
@@ -171,6 +177,33 @@ describe("story media a CDN can cache", () => {
     const old = `/storage/v1/object/stream/${STORY_MEDIA_BUCKET}/${expires}/${signature}/${openKey}.media/hls/master.m3u8`;
     expect((await fetchWith(old)).statusCode).toBe(200);
     expect((await fetchWith(old.replace(openKey, lockedKey))).statusCode).toBe(403);
+  });
+});
+
+describe("checking the cookie at a CDN's edge", () => {
+  it("needs only the key `npm run keys:media-cookies` prints: HMAC-SHA256 of the path and expiry", {
+    timeout: 60_000,
+  }, async () => {
+    const cli = fileURLToPath(new URL("../../cli/keys.ts", import.meta.url));
+    const env = { ...process.env, DATA_DIR: t.config.dataDir, LOG_LEVEL: "silent" } as NodeJS.ProcessEnv;
+    if (t.config.database.kind === "postgres")
+      Object.assign(env, { DATABASE_URL: t.config.database.url, STORAGE_DRIVER: "local" });
+    else env.DATABASE_URL = `sqlite:${t.config.database.file}`;
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, "media-cookies"], { env });
+    const key = Buffer.from(stdout.trim(), "base64url");
+    expect(key.length).toBe(32);
+    // What an edge function does (docs/scale.md): the folder of the file asked for, the cookie's expiry, compared.
+    const cookie = mediaCookieFor(t.app.deps, openKey);
+    const [expires, signature] = cookie.value.split(".");
+    const folder = `/storage/v1/object/cookie/${STORY_MEDIA_BUCKET}/${openKey}.media/`;
+    const expected = createHmac("sha256", key).update(`${folder}\n${expires}`).digest("base64url");
+    expect(expected).toBe(signature);
+    // The key is the cookies' alone: it does not make the signed links of recordings or story videos.
+    const link = new URLSearchParams(signedQuery(t.app.deps, mediaLinkSubject(openKey)));
+    const forged = createHmac("sha256", key)
+      .update(`${mediaLinkSubject(openKey)}\n${link.get("expires")}`)
+      .digest("base64url");
+    expect(forged).not.toBe(link.get("signature"));
   });
 });
 

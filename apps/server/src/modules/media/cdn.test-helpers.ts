@@ -52,10 +52,19 @@ export const FAKE_STREAM_FILES: Record<string, { type: string; text: string }> =
 /** Stores the stand-in files beside a story video and records its job ready, as the worker would have. */
 export async function fakeProcessed(deps: Pick<AppDeps, "db" | "storage">, videoKey: string): Promise<void> {
   for (const [name, file] of Object.entries(FAKE_STREAM_FILES))
-    await deps.storage.put(STORY_MEDIA_BUCKET, `${derivedPrefix(videoKey)}${name}`, Readable.from([Buffer.from(file.text)]), file.type);
+    await deps.storage.put(
+      STORY_MEDIA_BUCKET,
+      `${derivedPrefix(videoKey)}${name}`,
+      Readable.from([Buffer.from(file.text)]),
+      file.type,
+    );
   const now = new Date().toISOString();
   await insertJob(deps.db, { bucket: STORY_MEDIA_BUCKET, key: videoKey, kind: "video" }, now);
-  const outputs = { hls: `${derivedPrefix(videoKey)}hls/master.m3u8`, poster: `${derivedPrefix(videoKey)}poster.jpg`, durationSeconds: 2 };
+  const outputs = {
+    hls: `${derivedPrefix(videoKey)}hls/master.m3u8`,
+    poster: `${derivedPrefix(videoKey)}poster.jpg`,
+    durationSeconds: 2,
+  };
   await (deps.db.withTables<{ media_jobs: MediaJobsTable }>() as unknown as Kysely<{ media_jobs: MediaJobsTable }>)
     .updateTable("media_jobs")
     .set({ status: "ready", progress: 100, outputs: JSON.stringify(outputs), updated_at: now })

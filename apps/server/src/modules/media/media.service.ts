@@ -164,11 +164,7 @@ export async function streamOf(deps: Pick<AppDeps, "db" | "storage">, src: strin
   const object = objectOf(src);
   if (!object) return NO_STREAM;
   const base =
-    object.bucket === STORY_MEDIA_BUCKET
-      ? granted
-        ? COOKIE_MEDIA_ROOT
-        : null
-      : `/storage/v1/object/public/${object.bucket}/`;
+    object.bucket === STORY_MEDIA_BUCKET ? (granted ? COOKIE_MEDIA_ROOT : null) : `/storage/v1/object/public/${object.bucket}/`;
   if (!base) return NO_STREAM;
   // Captions do not wait for processing: the original plays with them too.
   const [[row], captions] = await Promise.all([

@@ -24,6 +24,7 @@ import { badRequest } from "../../errors.ts";
 import { envelopeErrorResponses, errorResponses } from "../../plugins/http-schemas.ts";
 import { actorOf } from "../audit/audit.service.ts";
 import { optionalUser, requireAdmin, requireUser } from "../auth/guards.ts";
+import { grantStreamOfLink } from "../storage/media-cookie-header.ts";
 import * as stories from "../stories/stories.service.ts";
 import {
   answersFor,
@@ -34,7 +35,6 @@ import {
   questionsFor,
   storyListJson,
 } from "./program.service.ts";
-import { grantStreamOfLink } from "../storage/media-cookie-header.ts";
 
 const VISIBILITY =
   "Visitors get titles, subtitles, thumbnails and orders only. With an access token each story carries the caller's " +

@@ -23,8 +23,7 @@ export type SigningPurpose = "signed-links" | "media-cookies";
 const purposeKeys = new WeakMap<Buffer, Map<SigningPurpose, Buffer>>();
 
 /** The key one purpose signs with (`npm run keys:media-cookies` prints that of the cookies for a CDN's edge). */
-export function purposeKey(deps: LinkDeps, purpose: SigningPurpose): Buffer {
-  const secret = deps.auth.keys.hmacSecret;
+export function purposeKey(secret: Buffer, purpose: SigningPurpose): Buffer {
   let keys = purposeKeys.get(secret);
   if (!keys) {
     keys = new Map();
@@ -39,7 +38,9 @@ export function purposeKey(deps: LinkDeps, purpose: SigningPurpose): Buffer {
 }
 
 function signature(deps: LinkDeps, subject: string, expires: number, purpose: SigningPurpose): string {
-  return createHmac("sha256", purposeKey(deps, purpose)).update(`${subject}\n${expires}`).digest("base64url");
+  return createHmac("sha256", purposeKey(deps.auth.keys.hmacSecret, purpose))
+    .update(`${subject}\n${expires}`)
+    .digest("base64url");
 }
 
 export interface LinkSignature {
