@@ -15,6 +15,7 @@ const benches: { name: string; file: string; fn: string }[] = [
   { name: "web", file: "web.ts", fn: "benchWeb" },
   { name: "lighthouse", file: "lighthouse.ts", fn: "benchLighthouse" },
   { name: "media", file: "media.ts", fn: "benchMedia" },
+  { name: "scale", file: "scale-media.ts", fn: "benchScaleMedia" },
 ];
 
 const only = process.argv.slice(2);
