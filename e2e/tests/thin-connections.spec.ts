@@ -99,7 +99,7 @@ test("Save-Data starts in Save data; Audio only plays the sound alone on 400 kbi
     // Every media request in order: the poster must not share the weak link with the first segment.
     const fetched: string[] = [];
     page.on("request", (req) => {
-      if (/\/storage\/v1\/object\/stream\/.+\.(ts|jpg)$/.test(req.url())) fetched.push(req.url());
+      if (/\/storage\/v1\/object\/cookie\/.+\.(ts|jpg)$/.test(req.url())) fetched.push(req.url());
     });
     const segments = () => fetched.filter((url) => url.endsWith(".ts"));
     let segmentsDone = 0;
