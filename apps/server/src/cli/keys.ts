@@ -11,7 +11,6 @@ import { type Config, ConfigError, loadConfig } from "../config.ts";
 import { migrateToLatest, openDatabase, SQLITE_BUSY_TIMEOUT_MS } from "../db/database.ts";
 import { createSecretStore } from "../infrastructure/secrets/index.ts";
 import { loadSigningKeys, revokeServiceRoleKey, rotateSigningKeys, SIGNING_KEYS_CHANNEL } from "../modules/auth/signing-keys.ts";
-import { purposeKey } from "../modules/storage/signed-links.ts";
 
 /**
  * Every server announces itself on the bus at least once a second (and at once when a process connects): after
@@ -54,6 +53,8 @@ async function main(command: string | undefined, option: string | undefined): Pr
         "Running servers have switched to it, and refuse tokens of the key it dropped. The anon and service-role keys change too (print: npm run keys:service-role).",
       );
     } else if (command === "media-cookies") {
+      // Imported here: the other commands need none of the contracts package it brings.
+      const { purposeKey } = await import("../modules/storage/signed-links.ts");
       const keys = await loadSigningKeys(secrets);
       keys.close();
       console.log(purposeKey(keys.hmacSecret, "media-cookies").toString("base64url"));
