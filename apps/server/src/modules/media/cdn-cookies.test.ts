@@ -212,7 +212,8 @@ describe("story media on S3 with STORAGE_DELIVERY=redirect", () => {
   let redirected: TestApp;
   beforeAll(async () => {
     s3 = await startTestS3();
-    redirected = await createTestApp({ ...s3.env, STORAGE_DELIVERY: "redirect" });
+    // Behind https, as such a site is: the cookie is then Secure.
+    redirected = await createTestApp({ ...s3.env, STORAGE_DELIVERY: "redirect", PUBLIC_URL: "https://hikaya.example.org" });
     await fakeProcessed(redirected.app.deps, "redirected-video.mp4");
   }, 60_000);
   afterAll(async () => {
@@ -220,9 +221,13 @@ describe("story media on S3 with STORAGE_DELIVERY=redirect", () => {
     await s3?.close();
   });
 
-  it("checks the cookie, then sends segments to the bucket and answers playlists itself", async () => {
+  it("sets a Secure cookie, checks it, then sends segments to the bucket and answers playlists itself", async () => {
     const base = `/storage/v1/object/cookie/${STORY_MEDIA_BUCKET}/redirected-video.mp4.media/`;
-    const cookie = `${MEDIA_COOKIE}=${mediaCookieFor(redirected.app.deps, "redirected-video.mp4").value}`;
+    const link = `/storage/v1/object/sign/${STORY_MEDIA_BUCKET}/redirected-video.mp4?${signedQuery(redirected.app.deps, mediaLinkSubject("redirected-video.mp4"))}`;
+    const answer = await redirected.app.inject({ url: `/api/media/stream?src=${encodeURIComponent(link)}` });
+    expect(answer.json().hls).toBe(`${base}hls/master.m3u8`);
+    expect(String(answer.headers["set-cookie"])).toMatch(/; HttpOnly; SameSite=Lax; Secure$/);
+    const cookie = String(answer.headers["set-cookie"]).split(";")[0] as string;
     const segment = await redirected.app.inject({ url: `${base}hls/240p/seg_0000.ts`, headers: { cookie } });
     expect(segment.statusCode).toBe(302);
     const location = segment.headers.location as string;
