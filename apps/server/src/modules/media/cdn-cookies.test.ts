@@ -39,7 +39,9 @@ beforeAll(async () => {
   admin = await createTestUser(t.app, { admin: true });
   families = [await createTestUser(t.app), await createTestUser(t.app)];
   const [open, locked] = await seededStories(t.app);
-  [openId, openKey, lockedId, lockedKey] = [open?.id, open?.key, locked?.id, locked?.key] as string[];
+  if (!open || !locked) throw new Error("the demo has fewer than two stories");
+  ({ id: openId, key: openKey } = open);
+  ({ id: lockedId, key: lockedKey } = locked);
   await fakeProcessed(t.app.deps, openKey);
   await fakeProcessed(t.app.deps, lockedKey);
 }, 60_000);
