@@ -86,43 +86,47 @@ describe("signing keys shared by replicas, rotation and the service-role key", (
     expect(a.keys.hmacSecret.equals(hmacBefore)).toBe(true);
   });
 
-  it("a key dropped by the third keys:rotate is refused at once by every replica, even for a token each had verified", async () => {
-    const a = t.app.deps.auth;
-    const b = other.deps.auth;
-    const retiring = a.keys.current;
-    // A long-lived token (30 days) signed by the key about to retire, and a person's token for the API.
-    const now = Math.floor(Date.now() / 1000);
-    const longLived = await new SignJWT({
-      ...subject,
-      aud: "authenticated",
-      role: "authenticated",
-      session_id: subject.sessionId,
-    })
-      .setProtectedHeader({ alg: "ES256", kid: retiring.kid, typ: "JWT" })
-      .setSubject(subject.userId)
-      .setIssuedAt(now)
-      .setExpirationTime(now + 30 * 86_400)
-      .sign(retiring.privateKey);
-    const person = await createTestUser(t.app);
-    const profile = (app: App) => app.inject({ method: "POST", url: "/api/profile", headers: person.headers });
-    // Both replicas verify them once, so both hold them in their verified-token caches.
-    for (const auth of [a, b]) await expect(auth.tokens.verify(longLived)).resolves.toMatchObject({ sub: subject.userId });
-    for (const app of [t.app, other]) expect((await profile(app)).statusCode).toBe(200);
+  it(
+    "a key dropped by the third keys:rotate is refused at once by every replica, even for a token each had verified",
+    async () => {
+      const a = t.app.deps.auth;
+      const b = other.deps.auth;
+      const retiring = a.keys.current;
+      // A long-lived token (30 days) signed by the key about to retire, and a person's token for the API.
+      const now = Math.floor(Date.now() / 1000);
+      const longLived = await new SignJWT({
+        ...subject,
+        aud: "authenticated",
+        role: "authenticated",
+        session_id: subject.sessionId,
+      })
+        .setProtectedHeader({ alg: "ES256", kid: retiring.kid, typ: "JWT" })
+        .setSubject(subject.userId)
+        .setIssuedAt(now)
+        .setExpirationTime(now + 30 * 86_400)
+        .sign(retiring.privateKey);
+      const person = await createTestUser(t.app);
+      const profile = (app: App) => app.inject({ method: "POST", url: "/api/profile", headers: person.headers });
+      // Both replicas verify them once, so both hold them in their verified-token caches.
+      for (const auth of [a, b]) await expect(auth.tokens.verify(longLived)).resolves.toMatchObject({ sub: subject.userId });
+      for (const app of [t.app, other]) expect((await profile(app)).statusCode).toBe(200);
 
-    await keysCli(t, "rotate");
-    await keysCli(t, "rotate");
-    // Still one of the previous two: valid everywhere.
-    await expect(b.tokens.verify(longLived)).resolves.toMatchObject({ sub: subject.userId });
-    expect((await profile(t.app)).statusCode).toBe(200);
-    await keysCli(t, "rotate");
+      await keysCli(t, "rotate");
+      await keysCli(t, "rotate");
+      // Still one of the previous two: valid everywhere.
+      await expect(b.tokens.verify(longLived)).resolves.toMatchObject({ sub: subject.userId });
+      expect((await profile(t.app)).statusCode).toBe(200);
+      await keysCli(t, "rotate");
 
-    for (const auth of [a, b]) {
-      expect(auth.keys.all.map((k) => k.kid)).not.toContain(retiring.kid);
-      expect(auth.tokens.verifiedClaims(longLived)).toBeUndefined();
-      await expect(auth.tokens.verify(longLived)).rejects.toMatchObject({ code: "unauthorized" });
-    }
-    for (const app of [t.app, other]) expect((await profile(app)).statusCode).toBe(401);
-  }, CLI_RUNS_TIMEOUT_MS);
+      for (const auth of [a, b]) {
+        expect(auth.keys.all.map((k) => k.kid)).not.toContain(retiring.kid);
+        expect(auth.tokens.verifiedClaims(longLived)).toBeUndefined();
+        await expect(auth.tokens.verify(longLived)).rejects.toMatchObject({ code: "unauthorized" });
+      }
+      for (const app of [t.app, other]) expect((await profile(app)).statusCode).toBe(401);
+    },
+    CLI_RUNS_TIMEOUT_MS,
+  );
 
   it("a token naming a key that is in no store is refused, and costs at most one store read per few seconds", async () => {
     const b = other.deps.auth;
