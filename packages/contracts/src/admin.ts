@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { INSTRUCTION_LOCATIONS, type PublicBucket } from "./constants.ts";
+import { transcriptInputSchema, transcriptSchema } from "./transcripts.ts";
 
 /** The operator console's API under /api/admin/* (admins only). */
 
@@ -153,6 +154,8 @@ export const adminAnswerSchema = z.object({
   characterNameAr: z.string(),
   audio: z.string(),
   order: z.number().int(),
+  /** What the voice says, per language (null where none was typed): families read theirs under the player. */
+  transcript: transcriptSchema,
   /** Saves so far (stale saves are refused like a story's). */
   version: z.number().int(),
 });
@@ -173,7 +176,13 @@ export type AdminQuestion = z.infer<typeof adminQuestionSchema>;
 
 const editedVersion = z.number().int().min(0).optional();
 export const questionInputSchema = z.object({ media: storedPathSchema, version: editedVersion });
-export const answerInputSchema = z.object({ characterId: z.string().min(1), audio: storedPathSchema, version: editedVersion });
+export const answerInputSchema = z.object({
+  characterId: z.string().min(1),
+  audio: storedPathSchema,
+  /** Both languages' words; left out, the stored ones stay. Empty text is stored as none. */
+  transcript: transcriptInputSchema.optional(),
+  version: editedVersion,
+});
 export type AnswerInput = z.input<typeof answerInputSchema>;
 
 /** What moving stories would do to families (`POST /api/admin/stories/reorder/impact`, a dry run). */

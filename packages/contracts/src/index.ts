@@ -17,3 +17,4 @@ export * from "./settings.ts";
 export * from "./stories.ts";
 export * from "./team-inbox.ts";
 export * from "./time-zones.ts";
+export * from "./transcripts.ts";

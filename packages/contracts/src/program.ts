@@ -5,6 +5,7 @@ import { instructionLocationSchema, watchStatusSchema } from "./enums.ts";
 import { mediaStreamSchema } from "./media.ts";
 import { type StoryInput, type StoryPatch, storyInputSchema, storySubtitleSchema, storyTitleSchema } from "./stories.ts";
 import { isIanaTimeZone } from "./time-zones.ts";
+import { transcriptSchema } from "./transcripts.ts";
 
 /**
  * The program API (spec sections 3, 4 and 7): stories and progress, questions and answers, profile,
@@ -272,6 +273,8 @@ export const answerItemSchema = z.object({
   questionIndex: z.number().int(),
   audio: z.string(),
   character: characterSchema,
+  /** What the voice says, per language; null where none was typed. */
+  transcript: transcriptSchema,
 });
 export type AnswerItem = z.infer<typeof answerItemSchema>;
 
@@ -358,6 +361,9 @@ export const recordingSchema = z.object({
   audioUrl: z.string(),
   /** The same audio by a short-lived signed link (1 hour), for an <audio> element that cannot send headers. */
   signedUrl: z.string(),
+  /** The words the storyteller typed for it, null when none; `version` counts those saves. */
+  transcript: z.string().nullable(),
+  version: z.number().int(),
 });
 export type Recording = z.infer<typeof recordingSchema>;
 export const recordingListSchema = z.array(recordingSchema);

@@ -112,6 +112,9 @@ export interface AnswersTable {
   created_at: string;
   /** Saves so far (migration 0014). */
   version?: number;
+  /** What the voice says, per language (migration 0029); null when none was typed. */
+  transcript_en?: string | null;
+  transcript_ar?: string | null;
 }
 
 export interface LandingAnswersTable {
@@ -203,6 +206,9 @@ export interface RecordingsTable {
   size: number;
   duration_seconds: number | null;
   created_at: string;
+  /** The words the storyteller typed for it (migration 0029), null when none; `version` counts those saves. */
+  transcript?: string | null;
+  version?: number;
 }
 
 // Auth (migration 0002-auth). users.phone holds E.164 with the leading "+"; /auth/v1 shows it without, like Supabase.

@@ -41,6 +41,12 @@ export const WRITE_LIMITS: Record<
     perAccount: { limit: 30, windowSeconds: 3600 },
     maxBodyBytes: 2 * MAX_RECORDING_BYTES + 128 * 1024,
   },
+  // The storyteller typing the words of their own recordings: a save per edit, a few hundred recordings at most.
+  "PUT /api/recordings/:id/transcript": {
+    perIp: { limit: 240, windowSeconds: 3600 },
+    perAccount: { limit: 120, windowSeconds: 3600 },
+    maxBodyBytes: 64 * 1024,
+  },
   "POST /api/profile/update": {
     perIp: { limit: 60, windowSeconds: 3600 },
     perAccount: { limit: 30, windowSeconds: 3600 },

@@ -24,6 +24,7 @@ import * as m0026 from "./0026-thin-connections.ts";
 import * as m0027 from "./0027-whatsapp.ts";
 import * as m0028 from "./0028-family-messages.ts";
 import * as m0029 from "./0029-operator-push.ts";
+import * as m0030 from "./0030-transcripts.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -58,4 +59,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0027-whatsapp": m0027,
   "0028-family-messages": m0028,
   "0029-operator-push": m0029,
+  "0030-transcripts": m0030,
 };

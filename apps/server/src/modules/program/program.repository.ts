@@ -51,6 +51,8 @@ export async function listAnswers(db: Db, storyId: string) {
     .select([
       "answers.id",
       "answers.audio_path",
+      "answers.transcript_en",
+      "answers.transcript_ar",
       "questions.id as question_id",
       "questions.position as question_position",
       "characters.id as character_id",

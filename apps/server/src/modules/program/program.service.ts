@@ -147,6 +147,7 @@ export async function answersFor(deps: ReadDeps, auth: AuthContext, storyId: str
       nameOfFamilyMemberAr: a.name_ar,
       thumbnail: a.thumbnail_path,
     },
+    transcript: { en: a.transcript_en ?? null, ar: a.transcript_ar ?? null },
   }));
 }
 

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from "kysely";
 import type { Database } from "../../db/schema.ts";
+import { versionWritten } from "../../db/versions.ts";
 
 type Db = Kysely<Database>;
 
@@ -27,4 +28,16 @@ export async function countRecordings(db: Db) {
     .select((eb) => eb.fn.countAll().as("n"))
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Conditional on the version the storyteller edited: null when another save came first. */
+export async function updateRecordingTranscript(db: Db, id: string, transcript: string | null, version: number) {
+  const row = await db
+    .updateTable("recordings")
+    .set({ transcript, version: version + 1 })
+    .where("id", "=", id)
+    .where("version", "=", version)
+    .returning("version")
+    .executeTakeFirst();
+  return versionWritten(row);
 }

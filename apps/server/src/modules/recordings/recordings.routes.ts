@@ -5,6 +5,7 @@ import {
   recordingIdParamsSchema,
   recordingListSchema,
   recordingSchema,
+  recordingTranscriptInputSchema,
   userIdParamsSchema,
 } from "@hikaya/contracts";
 import type { FastifyInstance } from "fastify";
@@ -27,6 +28,7 @@ import {
   recordingsOf,
   type StoredAudio,
   saveRecording,
+  saveRecordingTranscript,
   storeAudio,
 } from "./recordings.service.ts";
 
@@ -146,6 +148,22 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
       reply.header("cache-control", "private, no-store");
       return recordingsOf(app.deps, request.params.id);
     },
+  );
+
+  app.put(
+    "/recordings/:id/transcript",
+    {
+      config: { access: "user" },
+      schema: {
+        tags: ["recordings"],
+        summary: "The words of one of the caller's own recordings (a versioned save; the keepsake book prints them)",
+        params: recordingIdParamsSchema,
+        body: recordingTranscriptInputSchema,
+        response: { 200: recordingSchema, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request) =>
+      saveRecordingTranscript(app.deps, await requireUser(request), request.params.id, request.body),
   );
 
   app.route({

@@ -5,6 +5,7 @@ import { pipeline } from "node:stream/promises";
 import { MAX_RECORDING_SECONDS, RECORDING_TYPES, type Recording, recordIdSchema } from "@hikaya/contracts";
 import type { RecordingsTable } from "../../db/schema.ts";
 import type { AppDeps } from "../../deps.ts";
+import { StaleSave, savedOrStale } from "../../db/versions.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/guards.ts";
 import { admitMedia } from "../media/admission.ts";
@@ -13,7 +14,7 @@ import { openStoryFor } from "../program/program.service.ts";
 import { isValidLink as isValidSignedLink, signedQuery } from "../storage/signed-links.ts";
 import { withSpool } from "../storage/spool.ts";
 import { AudioInspector, type AudioLimits, RECORDING_LIMITS } from "./audio-inspector.ts";
-import { findRecording, insertRecording, listRecordingsOf } from "./recordings.repository.ts";
+import { findRecording, insertRecording, listRecordingsOf, updateRecordingTranscript } from "./recordings.repository.ts";
 
 type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "config" | "fileEvents">;
 type LinkDeps = Pick<AppDeps, "auth">;
@@ -46,6 +47,8 @@ function toRecording(deps: LinkDeps, row: RecordingsTable): Recording {
     createdAt: row.created_at,
     audioUrl: `/api/recordings/${row.id}/audio`,
     signedUrl: signedAudioUrl(deps, row.id),
+    transcript: row.transcript ?? null,
+    version: Number(row.version ?? 0),
   };
 }
 
@@ -186,3 +189,35 @@ export async function playableRecording(deps: Pick<AppDeps, "db">, who: AuthCont
 }
 
 export const missingAudio = () => badRequest("No recording found");
+
+/**
+ * The storyteller's words for their own recording (the keepsake book prints them), a versioned save: one naming a
+ * version someone else already moved on from is refused with 409 stale_version and what is stored. Only the owner
+ * writes them; anyone else is told the recording does not exist, as for playing it.
+ */
+export async function saveRecordingTranscript(
+  deps: Pick<AppDeps, "db" | "auth">,
+  auth: AuthContext,
+  id: string,
+  input: { transcript: string | null; version: number },
+): Promise<Recording> {
+  const owned = async (db: Pick<AppDeps, "db">["db"]) => {
+    const row = await findRecording(db, id);
+    if (!row || row.user_id !== auth.userId) throw notFound("Recording not found");
+    return row;
+  };
+  await owned(deps.db);
+  return savedOrStale(
+    () =>
+      deps.db.transaction().execute(async (trx) => {
+        const row = await owned(trx);
+        const version = await updateRecordingTranscript(trx, id, input.transcript, input.version);
+        if (version === null) throw new StaleSave();
+        return toRecording(deps, { ...row, transcript: input.transcript, version });
+      }),
+    async () => {
+      const row = await findRecording(deps.db, id);
+      return row ? toRecording(deps, row) : null;
+    },
+  );
+}

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AdminQuestion, AnswerInput, ReorderInput } from "@hikaya/contracts";
+import type { AdminQuestion, AnswerInput, ReorderInput, Transcript } from "@hikaya/contracts";
 import { isForeignKeyViolation, lostRaceAsConflict, retryLostRace } from "../../db/dialect.ts";
 import { StaleSave, savedOrStale } from "../../db/versions.ts";
 import type { AppDeps } from "../../deps.ts";
@@ -40,6 +40,7 @@ export async function listQuestions(deps: ReadDeps, storyId: string): Promise<Ad
         characterNameAr: a.name_ar,
         audio: signMedia(deps, a.audio_path),
         order: Number(a.position),
+        transcript: { en: a.transcript_en ?? null, ar: a.transcript_ar ?? null },
         version: Number(a.version ?? 0),
       })),
   }));
@@ -173,7 +174,7 @@ export async function addAnswer(
   deps: AppDeps,
   actor: Actor,
   questionId: string,
-  given: { characterId: string; audio: string },
+  given: { characterId: string; audio: string; transcript?: Transcript | undefined },
 ): Promise<AdminQuestion[]> {
   if (!(await repo.findQuestionRow(deps.db, questionId))) throw notFound("Question not found");
   const input = { ...given, audio: await privateMediaRef(deps, given.audio, "audio") };
@@ -191,6 +192,8 @@ export async function addAnswer(
           audio_path: input.audio,
           position: await repo.nextAnswerPosition(trx, questionId),
           created_at: new Date().toISOString(),
+          transcript_en: input.transcript?.en ?? null,
+          transcript_ar: input.transcript?.ar ?? null,
         });
       } catch (error) {
         if (isForeignKeyViolation(error)) throw new AppError("validation_failed", "characterId: no such family member");
@@ -221,7 +224,23 @@ async function currentAnswer(deps: ReadDeps, id: string) {
   return question?.answers.find((a) => a.id === id) ?? null;
 }
 
-export async function updateAnswer(deps: AppDeps, actor: Actor, id: string, given: AnswerInput): Promise<AdminQuestion[]> {
+/** The answer's columns a save writes: the transcript only when the save names one (left out, it stays). */
+const answerValues = (input: { characterId: string; audio: string; transcript?: Transcript | undefined }) => ({
+  character_id: input.characterId,
+  audio_path: input.audio,
+  ...(input.transcript ? { transcript_en: input.transcript.en, transcript_ar: input.transcript.ar } : {}),
+});
+
+/** What an audit entry keeps of a transcript: whether each language has words and how many characters, not them. */
+const transcriptAudit = (t: Transcript | undefined) =>
+  t ? { transcript: { en: t.en?.length ?? null, ar: t.ar?.length ?? null } } : {};
+
+export async function updateAnswer(
+  deps: AppDeps,
+  actor: Actor,
+  id: string,
+  given: Omit<AnswerInput, "transcript"> & { transcript?: Transcript | undefined },
+): Promise<AdminQuestion[]> {
   if (!(await repo.findAnswerRow(deps.db, id))) throw notFound("Answer not found");
   const input = { ...given, audio: await privateMediaRef(deps, given.audio, "audio") };
   let replaced: string | null = null;
@@ -234,14 +253,21 @@ export async function updateAnswer(deps: AppDeps, actor: Actor, id: string, give
       const question = await repo.findQuestionRow(trx, answer.question_id);
       let updated: number | null = null;
       try {
-        updated = await repo.updateAnswerRow(trx, id, { character_id: input.characterId, audio_path: input.audio }, stored);
+        updated = await repo.updateAnswerRow(trx, id, answerValues(input), stored);
       } catch (error) {
         if (isForeignKeyViolation(error)) throw new AppError("validation_failed", "characterId: no such family member");
         throw error;
       }
       if (updated === null) throw new StaleSave();
-      replaced = answer.audio_path;
-      await audit(trx, actor, "answer.update", { type: "answer", id }, { characterId: input.characterId, audio: input.audio });
+      // The same file sent back (a save of the words alone) is not a replacement.
+      replaced = answer.audio_path === input.audio ? null : answer.audio_path;
+      await audit(
+        trx,
+        actor,
+        "answer.update",
+        { type: "answer", id },
+        { characterId: input.characterId, audio: input.audio, ...transcriptAudit(input.transcript) },
+      );
       return listQuestions({ ...deps, db: trx }, question?.story_id ?? "");
     });
   const answered = await savedOrStale(save, () => currentAnswer(deps, id)).catch(async (error: unknown) => {

@@ -171,7 +171,18 @@ export async function listAnswerRows(db: DB, questionIds: string[]) {
   return db
     .selectFrom("answers as a")
     .innerJoin("characters as c", "c.id", "a.character_id")
-    .select(["a.id", "a.question_id", "a.character_id", "a.audio_path", "a.position", "a.version", "c.name_en", "c.name_ar"])
+    .select([
+      "a.id",
+      "a.question_id",
+      "a.character_id",
+      "a.audio_path",
+      "a.position",
+      "a.version",
+      "a.transcript_en",
+      "a.transcript_ar",
+      "c.name_en",
+      "c.name_ar",
+    ])
     .where("a.question_id", "in", questionIds)
     .orderBy("a.question_id")
     .orderBy("a.position")
@@ -254,7 +265,16 @@ export async function nextAnswerPosition(db: DB, questionId: string) {
 
 export async function insertAnswerRow(
   db: DB,
-  row: { id: string; question_id: string; character_id: string; audio_path: string; position: number; created_at: string },
+  row: {
+    id: string;
+    question_id: string;
+    character_id: string;
+    audio_path: string;
+    position: number;
+    created_at: string;
+    transcript_en: string | null;
+    transcript_ar: string | null;
+  },
 ) {
   await db.insertInto("answers").values(row).execute();
 }
@@ -264,7 +284,12 @@ export async function findAnswerRow(db: DB, id: string) {
 }
 
 /** Like `updateQuestionMedia`: conditional on the version read. */
-export async function updateAnswerRow(db: DB, id: string, values: { character_id: string; audio_path: string }, version: number) {
+export async function updateAnswerRow(
+  db: DB,
+  id: string,
+  values: { character_id: string; audio_path: string; transcript_en?: string | null; transcript_ar?: string | null },
+  version: number,
+) {
   const row = await db
     .updateTable("answers")
     .set({ ...values, version: version + 1 })
