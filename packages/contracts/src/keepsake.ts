@@ -50,6 +50,9 @@ export const keepsakeLinkSchema = z.object({
 });
 export type KeepsakeLink = z.infer<typeof keepsakeLinkSchema>;
 
+export const voiceWordsSchema = z.object({ text: z.string(), language: z.enum(LANGUAGES).nullable() });
+export type VoiceWords = z.infer<typeof voiceWordsSchema>;
+
 export const keepsakeVoiceSchema = z.object({
   kind: z.enum(KEEPSAKE_VOICE_KINDS),
   id: z.string(),
@@ -68,6 +71,13 @@ export const keepsakeVoiceSchema = z.object({
   audioUrl: z.string(),
   /** The voice's own live share link, if the family shared one. */
   link: keepsakeLinkSchema.nullable(),
+  /**
+   * What the voice says, as the book prints it: an answer's transcript in the asked language (else the other's),
+   * with the language it is in; the family's own words for their recording as they typed them (`language` null).
+   */
+  words: voiceWordsSchema.nullable(),
+  /** A recording's words' version, which their next save names; 0 for an answer (operators write those). */
+  wordsVersion: z.number().int(),
 });
 export type KeepsakeVoice = z.infer<typeof keepsakeVoiceSchema>;
 

@@ -1,4 +1,4 @@
-import type { Language } from "@hikaya/contracts";
+import type { Language, VoiceWords } from "@hikaya/contracts";
 
 /** Text placed in the server-rendered pages (listening, family forms) as HTML text or attribute values. */
 export const escapeHtml = (s: string) =>
@@ -22,3 +22,14 @@ export function formatLength(seconds: number | null, language: Language): string
 
 export const formatDay = (iso: string, language: Language) =>
   new Intl.DateTimeFormat(locale(language), { dateStyle: "long", timeZone: "UTC" }).format(new Date(iso));
+
+/**
+ * A voice's words under its player (issue 39, WCAG 1.2.1), open: these pages run no script, and a printed or
+ * unzipped copy should show them. Marked with their language when known, so a reader's voice reads them aright;
+ * the storyteller's own words take the direction of their first letter.
+ */
+export function wordsHtml(words: VoiceWords | null, summary: string): string {
+  if (!words) return "";
+  const lang = words.language ? ` lang="${words.language}" dir="${words.language === "ar" ? "rtl" : "ltr"}"` : ` dir="auto"`;
+  return `<details class="words" open><summary>${escapeHtml(summary)}</summary><p${lang}>${escapeHtml(words.text)}</p></details>`;
+}

@@ -1,12 +1,15 @@
-import type { Language } from "@hikaya/contracts";
-import { escapeHtml, formatDay, formatLength, metaSeparator } from "./html.ts";
+import type { Language, VoiceWords } from "@hikaya/contracts";
+import { escapeHtml, formatDay, formatLength, metaSeparator, wordsHtml } from "./html.ts";
 
 /** What the download's `index.html` lists, in the book's order, with each file's path inside the ZIP. */
 export interface ExportPage {
   language: Language;
   title: string;
   familyName: string | null;
-  stories: { title: string; voices: { path: string; speaker: string; recordedAt: string; seconds: number | null }[] }[];
+  stories: {
+    title: string;
+    voices: { path: string; speaker: string; recordedAt: string; seconds: number | null; words: VoiceWords | null }[];
+  }[];
   questions: { name: string; text: string | null; path: string | null; answerPath: string | null; answeredAt: string | null }[];
   replies: { name: string; text: string | null; path: string | null }[];
 }
@@ -16,6 +19,7 @@ const TEXTS = {
     defaultTitle: "Our family's stories",
     intro: "Every recording of your keepsake, to keep. Open the files beside this page, even without a connection.",
     family: "The family",
+    read: "Read",
     recorded: "Recorded",
     length: "Length",
     questions: "Questions from your family",
@@ -30,6 +34,7 @@ const TEXTS = {
     defaultTitle: "حكايات عائلتنا",
     intro: "كل تسجيلات كتاب الذكرى لتحتفظ بها. افتح الملفات الموجودة بجانب هذه الصفحة، حتى دون اتصال.",
     family: "العائلة",
+    read: "اقرأ",
     recorded: "سُجّل في",
     length: "المدة",
     questions: "أسئلة من عائلتك",
@@ -44,7 +49,7 @@ const TEXTS = {
 
 const STYLE =
   "body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}" +
-  "section{border-top:1px solid #ddd;padding:1rem 0}li{margin:.75rem 0}audio{display:block;width:100%}.meta{color:#555}";
+  "section{border-top:1px solid #ddd;padding:1rem 0}li{margin:.75rem 0}audio{display:block;width:100%}.meta{color:#555}.words p{white-space:pre-line}";
 
 /** A relative link to a file of the ZIP (its path is ASCII, but a link is a URL all the same). */
 const player = (path: string, label: string) =>
@@ -60,7 +65,7 @@ export function exportIndexPage(page: ExportPage): string {
         .map((v) => {
           const length = formatLength(v.seconds, page.language);
           const meta = `${t.recorded} ${formatDay(v.recordedAt, page.language)}${length ? `${metaSeparator(page.language)}${t.length} ${length}` : ""}`;
-          return `<li><strong>${escapeHtml(v.speaker || t.family)}</strong><p class="meta">${escapeHtml(meta)}</p>${player(v.path, t.file)}</li>`;
+          return `<li><strong>${escapeHtml(v.speaker || t.family)}</strong><p class="meta">${escapeHtml(meta)}</p>${player(v.path, t.file)}${wordsHtml(v.words, t.read)}</li>`;
         })
         .join("")}</ol></section>`,
   );

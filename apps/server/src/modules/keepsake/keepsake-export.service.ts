@@ -4,7 +4,7 @@ import type { AppDeps } from "../../deps.ts";
 import { voiceCopyOf } from "../media/media.service.ts";
 import { RECORDINGS_BUCKET } from "../recordings/recordings.service.ts";
 import { bookFamilyMessagesOf } from "./family-messages.repository.ts";
-import { bookOrder, catalogueOf, chosenVoices, type VoiceEntry, voiceKey } from "./keepsake.service.ts";
+import { bookOrder, catalogueOf, chosenVoices, type VoiceEntry, voiceKey, wordsOf } from "./keepsake.service.ts";
 import { type ExportPage, exportIndexPage } from "./keepsake-export-page.ts";
 
 type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "secrets" | "config">;
@@ -51,7 +51,13 @@ export async function keepsakeExportOf(deps: Deps, userId: string, language: Lan
       if (!found) continue;
       const path = `story-${two(index + 1)}/voice-${two(entries.length + 1)}.${found.ext}`;
       files.push({ path, file: found.file });
-      entries.push({ path, speaker: speakerOf(v, language, familyName), recordedAt: v.recordedAt, seconds: v.durationSeconds });
+      entries.push({
+        path,
+        speaker: speakerOf(v, language, familyName),
+        recordedAt: v.recordedAt,
+        seconds: v.durationSeconds,
+        words: wordsOf(v, language),
+      });
     }
     if (entries.length > 0) page.stories.push({ title: language === "ar" ? story.titleAr : story.titleEn, voices: entries });
   }

@@ -1,8 +1,7 @@
-import { inflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { multipart, wav } from "../recordings/test-fixtures.ts";
-import { seedFamily, shareBook } from "./keepsake.test-helpers.ts";
+import { seedFamily, shareBook, unzip } from "./keepsake.test-helpers.ts";
 
 let t: TestApp;
 
@@ -10,28 +9,6 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(async () => t?.close());
-
-/** The entries of a ZIP, read from its central directory (stored or deflated, as yazl writes them). */
-function unzip(zip: Buffer): Map<string, Buffer> {
-  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  const count = zip.readUInt16LE(end + 10);
-  let at = zip.readUInt32LE(end + 16);
-  const entries = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    const method = zip.readUInt16LE(at + 10);
-    const size = zip.readUInt32LE(at + 20);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const extra = zip.readUInt16LE(at + 30);
-    const comment = zip.readUInt16LE(at + 32);
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.toString("utf8", at + 46, at + 46 + nameLength);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zip.subarray(start, start + size);
-    entries.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
-    at += 46 + nameLength + extra + comment;
-  }
-  return entries;
-}
 
 describe("download everything", () => {
   it("asks who is asking", async () => {

@@ -85,6 +85,8 @@ export async function answersOf(db: Db, questionIds: string[]) {
       "answers.audio_path",
       "answers.position",
       "answers.created_at",
+      "answers.transcript_en",
+      "answers.transcript_ar",
       "characters.name_en",
       "characters.name_ar",
     ])
@@ -97,7 +99,7 @@ export async function answersOf(db: Db, questionIds: string[]) {
 export async function recordingsOf(db: Db, userId: string) {
   return db
     .selectFrom("recordings")
-    .select(["id", "story_id", "question_index", "object_key", "duration_seconds", "created_at"])
+    .select(["id", "story_id", "question_index", "object_key", "duration_seconds", "created_at", "transcript", "version"])
     .where("user_id", "=", userId)
     .orderBy("created_at")
     .orderBy("id")

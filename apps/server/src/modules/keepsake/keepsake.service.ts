@@ -8,8 +8,10 @@ import type {
   KeepsakeVoice,
   KeepsakeVoiceRef,
   Language,
+  Transcript,
+  VoiceWords,
 } from "@hikaya/contracts";
-import { mediaFor } from "@hikaya/contracts";
+import { mediaFor, transcriptFor } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, conflict, notFound } from "../../errors.ts";
 import { type Actor, audit } from "../audit/audit.service.ts";
@@ -52,6 +54,17 @@ export interface VoiceEntry {
   durationSeconds: number | null;
   file: { bucket: Bucket; key: string } | null;
   previewUrl: string;
+  /** An answer's transcript per language; null for a recording, whose words are `ownWords`. */
+  transcript: Transcript | null;
+  ownWords: string | null;
+  /** The recording's version (its words' saves); 0 for an answer. */
+  version: number;
+}
+
+/** What the book prints under a voice in `language` (issue 39): see `keepsakeVoiceSchema.words`. */
+export function wordsOf(v: VoiceEntry, language: Language): VoiceWords | null {
+  if (v.ownVoice) return v.ownWords ? { text: v.ownWords, language: null } : null;
+  return transcriptFor(language, v.transcript);
 }
 
 export interface StoryEntry {
@@ -119,6 +132,9 @@ export async function catalogueOf(deps: Deps, userId: string) {
       durationSeconds: r.duration_seconds,
       file: { bucket: RECORDINGS_BUCKET, key: r.object_key },
       previewUrl: signedAudioUrl(deps, r.id),
+      transcript: null,
+      ownWords: r.transcript ?? null,
+      version: Number(r.version ?? 0),
     });
   }
   for (const a of answerRows) {
@@ -138,6 +154,9 @@ export async function catalogueOf(deps: Deps, userId: string) {
       durationSeconds: null,
       file: objectOf(a.audio_path),
       previewUrl: signMedia(deps, a.audio_path),
+      transcript: { en: a.transcript_en ?? null, ar: a.transcript_ar ?? null },
+      ownWords: null,
+      version: 0,
     });
   }
   // The voices whose upload carried no length have the one their processing measured.
@@ -246,6 +265,8 @@ export async function keepsakeOf(deps: Deps, userId: string, language: Language)
     missing: missing.has(voiceKey(v)),
     audioUrl: v.previewUrl,
     link: linkOfVoice.get(voiceKey(v)) ?? null,
+    words: wordsOf(v, language),
+    wordsVersion: v.version,
   });
   const all = [...voices.values()];
   const family = await familyInBook(deps, userId);

@@ -1,6 +1,6 @@
 import type { Language } from "@hikaya/contracts";
 import { askForm, FAMILY_STYLE, replyForm, scriptData } from "./family-page.ts";
-import { escapeHtml, formatDay, formatLength, metaSeparator } from "./html.ts";
+import { escapeHtml, formatDay, formatLength, metaSeparator, wordsHtml } from "./html.ts";
 import type { ListeningPage } from "./listening.service.ts";
 
 /**
@@ -11,6 +11,7 @@ import type { ListeningPage } from "./listening.service.ts";
 const TEXTS = {
   en: {
     listen: "Listen",
+    read: "Read",
     family: "The family",
     length: "Length",
     recorded: "Recorded",
@@ -22,6 +23,7 @@ const TEXTS = {
   },
   ar: {
     listen: "استمع",
+    read: "اقرأ",
     family: "العائلة",
     length: "المدة",
     recorded: "سُجّل في",
@@ -36,7 +38,7 @@ const TEXTS = {
 const STYLE =
   "body{font-family:system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#222}" +
   "h1{font-size:1.5rem}h2{font-size:1.1rem;margin:0}section{border-top:1px solid #ddd;padding:1rem 0}" +
-  "p{margin:.25rem 0}.meta{color:#555;font-size:.9rem}audio{width:100%;margin-top:.5rem}";
+  "p{margin:.25rem 0}.meta{color:#555;font-size:.9rem}audio{width:100%;margin-top:.5rem}.words p{white-space:pre-line}";
 
 export const shell = (language: Language, title: string, body: string, head = "", bodyAttributes = "") =>
   `<!doctype html><html lang="${language}" dir="${language === "ar" ? "rtl" : "ltr"}"><head><meta charset="utf-8">` +
@@ -54,7 +56,7 @@ export function listeningPage(token: string, page: ListeningPage): string {
     return (
       `<section><h2>${escapeHtml(v.storyTitle)}</h2><p>${escapeHtml(speaker)}</p><p class="meta">${escapeHtml(meta)}</p>` +
       `<audio controls preload="metadata" src="/k/${token}/${v.slug}/audio">${t.noAudio}</audio>` +
-      `${replyForm(token, page.language, v.slug, index)}</section>`
+      `${wordsHtml(v.words, t.read)}${replyForm(token, page.language, v.slug, index)}</section>`
     );
   });
   const answered = page.questions.map(

@@ -1,10 +1,10 @@
-import type { Bucket, Language } from "@hikaya/contracts";
+import type { Bucket, Language, VoiceWords } from "@hikaya/contracts";
 import type { AppDeps } from "../../deps.ts";
 import { notFound } from "../../errors.ts";
 import { RECORDINGS_BUCKET } from "../recordings/recordings.service.ts";
 import { answeredQuestionsOf } from "./family-messages.repository.ts";
 import { findLinkByHash, type KeepsakeLinksTable } from "./keepsake.repository.ts";
-import { bookOrder, catalogueOf, chosenVoices, type VoiceEntry, voiceKey } from "./keepsake.service.ts";
+import { bookOrder, catalogueOf, chosenVoices, type VoiceEntry, voiceKey, wordsOf } from "./keepsake.service.ts";
 import { hashOf, isWellFormedToken } from "./share-links.ts";
 
 type Deps = Pick<AppDeps, "db" | "storage" | "auth" | "secrets" | "config">;
@@ -22,6 +22,8 @@ export interface ListeningPage {
     ownVoice: boolean;
     recordedAt: string;
     durationSeconds: number | null;
+    /** What the voice says, in the link's language where there is a transcript in it. */
+    words: VoiceWords | null;
   }[];
   /** Relatives' questions the family answered with their voice ("Questions from your family"). */
   questions: { id: string; slug: string; name: string; text: string | null }[];
@@ -102,6 +104,7 @@ export async function listeningPageOf(deps: Deps, token: string): Promise<Listen
         ownVoice: v.ownVoice,
         recordedAt: v.recordedAt,
         durationSeconds: v.durationSeconds,
+        words: wordsOf(v, language),
       };
     }),
     questions: questions.map((q) => ({ id: q.id, slug: `${FAMILY_SLUG}${q.id}`, name: q.name, text: q.text })),

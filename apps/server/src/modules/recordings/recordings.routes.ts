@@ -162,8 +162,7 @@ export async function recordingsRoutes(fastify: FastifyInstance) {
         response: { 200: recordingSchema, ...errorResponses(400, 401, 404, 409) },
       },
     },
-    async (request) =>
-      saveRecordingTranscript(app.deps, await requireUser(request), request.params.id, request.body),
+    async (request) => saveRecordingTranscript(app.deps, await requireUser(request), request.params.id, request.body),
   );
 
   app.route({
