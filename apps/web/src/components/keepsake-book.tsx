@@ -127,6 +127,17 @@ export function KeepsakeBook({ keepsake, chosen, title, dedication, size, reader
                         ? `${metaSeparator(language)}${t("book.length", { length: formatLength(v.durationSeconds, language) })}`
                         : ""}
                     </p>
+                    {v.words ? (
+                      // Marked with its language, so a screen reader or a search reads it aright; the storyteller's
+                      // own words take the direction of their first letter.
+                      <p
+                        className="keepsake-voice__words"
+                        lang={v.words.language ?? undefined}
+                        dir={v.words.language ? (v.words.language === "ar" ? "rtl" : "ltr") : "auto"}
+                      >
+                        {v.words.text}
+                      </p>
+                    ) : null}
                   </div>
                   {v.link ? <Qr link={v.link} label={t("book.scan")} /> : null}
                   {(repliesTo.get(refKey(v)) ?? []).map((r) => (

@@ -28,6 +28,7 @@ import { MoveButtons } from "../components/row-actions.tsx";
 import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 import { move } from "../logic.ts";
+import { AnswerTranscript } from "./answer-transcript.tsx";
 
 /** A story's questions, each with its family members' answers, in the order families hear them. */
 export function QuestionsSection({ storyId }: { storyId: string }) {
@@ -320,6 +321,7 @@ function AnswerItem({
           ]}
         />
       )}
+      <AnswerTranscript storyId={storyId} answer={answer} name={who(answer)} />
     </li>
   );
 }

@@ -22,6 +22,8 @@ const voice = (id: string, durationSeconds: number | null): KeepsakeVoice => ({
   missing: false,
   audioUrl: `/api/recordings/${id}/audio`,
   link: null,
+  words: null,
+  wordsVersion: 0,
 });
 const keepsake: Keepsake = {
   title: "Our stories",

@@ -10,6 +10,7 @@ import { Link } from "../../lib/router.tsx";
 import { toast } from "../../lib/toast.tsx";
 import { downloadKeepsake, useKeepsake, useRevokeLink, useSaveKeepsake, useShareKeepsake } from "./api/keepsake.ts";
 import "./keepsake.css";
+import { RecordingWords } from "./recording-words.tsx";
 
 interface Draft {
   title: string;
@@ -162,6 +163,7 @@ export function KeepsakePage() {
                     ) : (
                       <audio controls preload="none" src={v.audioUrl} aria-label={label} />
                     )}
+                    {v.kind === "recording" ? <RecordingWords voice={v} label={label} /> : null}
                     {chosen.has(refKey(v)) ? (
                       <span className="keepsake-choice__moves">
                         <button

@@ -1,4 +1,4 @@
-import type { Keepsake, KeepsakeSettings, KeepsakeShare } from "@hikaya/contracts";
+import type { Keepsake, KeepsakeSettings, KeepsakeShare, Recording, RecordingTranscriptInput } from "@hikaya/contracts";
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiError, api, send } from "../../../lib/api-client.ts";
 import { type Language, useLanguage } from "../../../lib/i18n.ts";
@@ -57,4 +57,17 @@ export async function downloadKeepsake(language: Language): Promise<void> {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
+ * The storyteller's words for one of their recordings (PUT /api/recordings/{id}/transcript), saved with the version
+ * they edited; the keepsake is read again afterwards, since the book prints them.
+ */
+export function useSaveRecordingWords() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, transcript, version }: { id: string } & RecordingTranscriptInput) =>
+      api<Recording>(`/recordings/${encodeURIComponent(id)}/transcript`, { method: "PUT", body: { transcript, version } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["keepsake", "mine"] }),
+  });
 }
