@@ -2,7 +2,8 @@ import type { AdminQuestion, Recording } from "@hikaya/contracts";
 import arKeepsake from "../../apps/web/src/locales/ar/keepsake.json" with { type: "json" };
 import enKeepsake from "../../apps/web/src/locales/en/keepsake.json" with { type: "json" };
 import { adminToken, Console } from "../pages/admin.ts";
-import { auth, createUser, expectAccessible, recordThought, STRINGS, signIn, storyByOrder } from "../pages/journey.ts";
+import { auth, createUser, expectAccessible, recordThought, STRINGS, storyByOrder, watchUpTo } from "../pages/journey.ts";
+import { userApp } from "../support/console-setup.ts";
 import { expect, test } from "../support/fixtures.ts";
 
 const KEEPSAKE = { en: enKeepsake, ar: arKeepsake } as const;
@@ -61,13 +62,10 @@ test("an operator types an answer's words; the family reads theirs under the pla
     expect((await questionsOf())[0]?.answers[0]?.transcript).toEqual(WORDS);
 
     // The family, in their language: "Read" under the answer opens the words in that language only.
-    const family = await browser.newContext({ locale: lang === "ar" ? "ar" : "en-US", viewport: { width: 390, height: 844 } });
-    const app = await family.newPage();
-    await app.addInitScript((l) => localStorage.setItem("i18nextLng", l), lang);
-    await signIn(app, person);
+    const { context: family, page: app } = await userApp(browser, person, lang);
     await app.goto(`/questions/${first.id}/1`);
     const video = app.locator("video.player__video");
-    await expect(video).toBeVisible();
+    await expect(video).toBeVisible({ timeout: 30_000 });
     await video.evaluate((v: HTMLVideoElement) => {
       v.pause();
       v.dispatchEvent(new Event("ended"));
@@ -86,6 +84,7 @@ test("an operator types an answer's words; the family reads theirs under the pla
     await expectAccessible(app);
 
     // The book: the person's own recording and this answer; the printed page has the words under the voice.
+    await watchUpTo(request, person, 1);
     await recordThought(request, person, first.id);
     const [recording] = (await (await request.get("/api/recordings", { headers: auth(person) })).json()) as Recording[];
     const saved = await request.put("/api/keepsake", {
