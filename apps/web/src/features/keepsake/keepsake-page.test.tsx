@@ -48,6 +48,7 @@ const keepsake: Keepsake = {
 vi.mock("../../components/require-user.ts", () => ({ useRequireUser: () => true }));
 vi.mock("../../components/title-bar.tsx", () => ({ TitleBar: () => null }));
 let shown: Keepsake = keepsake;
+const saveWords = vi.hoisted(() => vi.fn());
 vi.mock("./api/keepsake.ts", () => {
   const idle = { mutate: vi.fn(), mutateAsync: vi.fn(), isPending: false };
   return {
@@ -55,6 +56,7 @@ vi.mock("./api/keepsake.ts", () => {
     useSaveKeepsake: () => idle,
     useShareKeepsake: () => idle,
     useRevokeLink: () => idle,
+    useSaveRecordingWords: () => ({ ...idle, mutate: saveWords }),
     downloadKeepsake: vi.fn(async () => undefined),
   };
 });
@@ -146,5 +148,51 @@ describe("a keepsake with nothing recorded", () => {
     expect(screen.getByRole("heading", { name: en.empty.title })).toBeTruthy();
     expect(screen.getByText(en.empty.body)).toBeTruthy();
     expect(screen.queryByRole("article", { name: en.book.label })).toBeNull();
+  });
+});
+
+describe("the words of each voice (issue 39)", () => {
+  const withWords = () => {
+    const story = keepsake.stories[0];
+    if (!story) throw new Error("no story");
+    const answer: KeepsakeVoice = {
+      ...voice("a1", 30),
+      kind: "answer",
+      ownVoice: false,
+      speakerNameEn: "Grandma Salma",
+      speakerNameAr: "الجدة سلمى",
+      words: { text: "زرعناها معًا.", language: "ar" },
+    };
+    const own: KeepsakeVoice = { ...voice("r1", 84), words: { text: "Our old house.", language: null }, wordsVersion: 3 };
+    shown = { ...keepsake, stories: [{ ...story, voices: [answer, own] }] };
+  };
+
+  it("the book prints them under the voice, marked with their language when known", () => {
+    withWords();
+    renderPage();
+    const book = screen.getByRole("article", { name: en.book.label });
+    const answer = within(book).getByText("زرعناها معًا.");
+    expect(answer.getAttribute("lang")).toBe("ar");
+    expect(answer.getAttribute("dir")).toBe("rtl");
+    const own = within(book).getByText("Our old house.");
+    expect(own.getAttribute("lang")).toBeNull();
+    expect(own.getAttribute("dir")).toBe("auto");
+  });
+
+  it("the storyteller edits only their own recordings' words, saved with the version they saw", () => {
+    withWords();
+    renderPage();
+    const boxes = screen.getAllByRole("textbox").filter((b) => b.tagName === "TEXTAREA" && b.closest(".keepsake-words"));
+    expect(boxes).toHaveLength(1);
+    const box = boxes[0] as HTMLTextAreaElement;
+    expect(box.value).toBe("Our old house.");
+    fireEvent.change(box, { target: { value: "Our old house, by the sea." } });
+    const label = box.labels?.[0]?.textContent ?? "";
+    expect(label.startsWith(en.words.label.split("{{")[0] ?? "-")).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: new RegExp(`^${en.words.save.split("{{")[0]}`) }));
+    expect(saveWords).toHaveBeenCalledWith(
+      { id: "r1", transcript: "Our old house, by the sea.", version: 3 },
+      expect.any(Object),
+    );
   });
 });
