@@ -16,6 +16,7 @@ const benches: { name: string; file: string; fn: string }[] = [
   { name: "lighthouse", file: "lighthouse.ts", fn: "benchLighthouse" },
   { name: "media", file: "media.ts", fn: "benchMedia" },
   { name: "scale", file: "scale-media.ts", fn: "benchScaleMedia" },
+  { name: "scale", file: "scale-program.ts", fn: "benchScaleProgram" },
 ];
 
 const only = process.argv.slice(2);
