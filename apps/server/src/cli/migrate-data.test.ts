@@ -107,6 +107,16 @@ describe.runIf(testDialect() === "postgres")("npm run migrate-data: SQLite + DAT
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .executeTakeFirst();
       expect(Number(count?.n)).toBe(EXTRA_MESSAGES + 6);
+      // The inbox's counts are not copied: the target's triggers counted the conversations as they arrived.
+      const kept = await moved.deps.db.selectFrom("inbox_counts").selectAll().execute();
+      const conversations = await moved.deps.db
+        .selectFrom("conversations")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirst();
+      expect(Number(conversations?.n)).toBeGreaterThan(0);
+      expect(kept.map((k) => [Number(k.conversations), Number(k.unassigned)])).toEqual([
+        [Number(conversations?.n), Number(conversations?.n)],
+      ]);
     } finally {
       await moved.close();
     }

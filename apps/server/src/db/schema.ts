@@ -112,7 +112,7 @@ export interface AnswersTable {
   created_at: string;
   /** Saves so far (migration 0014). */
   version?: number;
-  /** What the voice says, per language (migration 0029); null when none was typed. */
+  /** What the voice says, per language (migration 0030); null when none was typed. */
   transcript_en?: string | null;
   transcript_ar?: string | null;
 }
@@ -206,7 +206,7 @@ export interface RecordingsTable {
   size: number;
   duration_seconds: number | null;
   created_at: string;
-  /** The words the storyteller typed for it (migration 0029), null when none; `version` counts those saves. */
+  /** The words the storyteller typed for it (migration 0030), null when none; `version` counts those saves. */
   transcript?: string | null;
   version?: number;
 }
@@ -351,6 +351,7 @@ export interface Database {
   recordings: RecordingsTable;
   messages: MessagesTable;
   conversations: ConversationsTable;
+  inbox_counts: InboxCountsTable;
   saved_replies: SavedRepliesTable;
   conversation_notes: ConversationNotesTable;
   admin_audit_log: AdminAuditLogTable;
@@ -394,6 +395,13 @@ export interface ConversationsTable {
   assigned_at: string | null;
   /** When the family last wrote by WhatsApp (migration 0027): the 24-hour window to answer there. */
   whatsapp_inbound_at: Generated<string | null>;
+}
+
+/** The inbox tabs' counts, one row (id 1) kept by triggers on `conversations` (migration 0031). */
+export interface InboxCountsTable {
+  id: number;
+  conversations: number;
+  unassigned: number;
 }
 
 /** The team's saved replies, each in both languages (migration 0025). */

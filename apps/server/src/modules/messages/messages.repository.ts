@@ -257,18 +257,25 @@ export async function countUnread(db: Db, userId: string, fromRole: "user" | "fa
   return Number(row?.n ?? 0);
 }
 
-/** The inbox tabs' counts: every conversation, the operator's, nobody's (one read, the list's join). */
+/**
+ * The inbox tabs' counts: every conversation and nobody's from the row migration 0031's triggers keep (counting
+ * them read every conversation), the operator's own from the (assigned_to, last_message_id) index.
+ */
 export async function countInboxTabs(db: Db, operatorId: string): Promise<{ all: number; mine: number; unassigned: number }> {
   const row = await db
-    .selectFrom("conversations as c")
-    .innerJoin("users as u", "u.id", "c.user_id")
+    .selectFrom("inbox_counts")
     .select((eb) => [
-      eb.fn.countAll<number>().as("all"),
-      eb.fn.count<number>("c.assigned_to").filterWhere("c.assigned_to", "=", operatorId).as("mine"),
-      eb.fn.countAll<number>().filterWhere("c.assigned_to", "is", null).as("unassigned"),
+      "conversations",
+      "unassigned",
+      eb
+        .selectFrom("conversations")
+        .select((e) => e.fn.countAll<number>().as("n"))
+        .where("assigned_to", "=", operatorId)
+        .as("mine"),
     ])
+    .where("id", "=", 1)
     .executeTakeFirst();
-  return { all: Number(row?.all ?? 0), mine: Number(row?.mine ?? 0), unassigned: Number(row?.unassigned ?? 0) };
+  return { all: Number(row?.conversations ?? 0), mine: Number(row?.mine ?? 0), unassigned: Number(row?.unassigned ?? 0) };
 }
 
 /** Conversations with a family message no operator has read yet (the console's tab title counts them). */

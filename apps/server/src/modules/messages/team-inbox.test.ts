@@ -215,6 +215,59 @@ describe("handing a conversation over", () => {
   });
 });
 
+describe("the inbox tabs' counts (kept by migration 0031's triggers)", () => {
+  it("follow every way a conversation comes, changes hands and goes, and a message to one changes none", async () => {
+    const t2 = await createTestApp();
+    try {
+      const [op, colleague] = [
+        await createTestUser(t2.app, { role: "facilitator" }),
+        await createTestUser(t2.app, { admin: true }),
+      ];
+      const counts = async () => (await inbox(t2.app, op)).counts;
+      // What counting the table says, to hold the kept numbers against.
+      const recount = async () => {
+        const rows = await t2.app.deps.db.selectFrom("conversations").select("assigned_to").execute();
+        return {
+          all: rows.length,
+          mine: rows.filter((r) => r.assigned_to === op.id).length,
+          unassigned: rows.filter((r) => r.assigned_to === null).length,
+        };
+      };
+      const expectCounts = async (want: { all: number; mine: number; unassigned: number }) => {
+        expect(await counts()).toEqual(want);
+        expect(await recount()).toEqual(want);
+      };
+      await expectCounts({ all: 0, mine: 0, unassigned: 0 });
+      const [a, b] = [await writer(t2.app), await writer(t2.app)];
+      await expectCounts({ all: 2, mine: 0, unassigned: 2 });
+      expect((await sendText(t2.app, a.headers, "again")).statusCode).toBe(200);
+      const reply = await t2.app.inject({
+        method: "POST",
+        url: `/api/admin/conversations/${a.id}/messages`,
+        headers: colleague.headers,
+        payload: { message: "welcome", messageType: "text" },
+      });
+      expect(reply.statusCode, reply.body).toBe(200);
+      await expectCounts({ all: 2, mine: 0, unassigned: 2 });
+      expect((await handOver(t2.app, colleague, a.id, op.id)).statusCode).toBe(200);
+      await expectCounts({ all: 2, mine: 1, unassigned: 1 });
+      expect((await handOver(t2.app, op, a.id, colleague.id)).statusCode).toBe(200);
+      await expectCounts({ all: 2, mine: 0, unassigned: 1 });
+      expect((await handOver(t2.app, colleague, a.id, null)).statusCode).toBe(200);
+      await expectCounts({ all: 2, mine: 0, unassigned: 2 });
+      expect((await handOver(t2.app, colleague, b.id, colleague.id)).statusCode).toBe(200);
+      await expectCounts({ all: 2, mine: 0, unassigned: 1 });
+      // The colleague's account goes: b is nobody's again (foreign key set null); a's account goes with its conversation.
+      await t2.app.deps.db.deleteFrom("users").where("id", "=", colleague.id).execute();
+      await expectCounts({ all: 2, mine: 0, unassigned: 2 });
+      await t2.app.deps.db.deleteFrom("users").where("id", "=", a.id).execute();
+      await expectCounts({ all: 1, mine: 0, unassigned: 1 });
+    } finally {
+      await t2.close();
+    }
+  });
+});
+
 describe.runIf(testDialect() === "postgres")("notes and hand-over on two replicas of one PostgreSQL database", () => {
   let t: TwoReplicas;
   let baseB: string;
