@@ -219,15 +219,21 @@ async function latency(small: Program, large: Program, probe: Probe) {
     );
 }
 
-/** The statements one request sends, as pg's Client.query saw them (the app and this file share the `pg` module). */
+/**
+ * The statements sent while one request ran, as pg's Client.query saw them (the app and this file share the `pg`
+ * module): the request's own, and any of the app's background jobs that ran meanwhile.
+ */
 async function captureStatements(p: Program, probe: Probe) {
   const seen: { text: string; values: unknown[] }[] = [];
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
+  // Only this program's database: the other app in this process runs its own jobs meanwhile.
+  const database = new URL(p.url).pathname.slice(1);
+  proto.query = function (this: { database?: string }, ...args: unknown[]) {
     const [first, second] = args;
     const text = typeof first === "string" ? first : (first as { text?: string })?.text;
-    if (text) seen.push({ text, values: (Array.isArray(second) ? second : (first as { values?: unknown[] }).values) ?? [] });
+    if (text && this.database === database)
+      seen.push({ text, values: (Array.isArray(second) ? second : (first as { values?: unknown[] }).values) ?? [] });
     return original.apply(this, args);
   };
   try {
@@ -247,7 +253,7 @@ async function explain(p: Program, probe: Probe) {
   try {
     for (const s of statements) {
       const plan = (await client.query(`explain ${s.text}`, s.values)).rows.map((r) => r["QUERY PLAN"] as string).join("\n");
-      for (const m of plan.matchAll(/(?:Index Scan|Index Only Scan) using (\w+)|Bitmap Index Scan on (\w+)/g))
+      for (const m of plan.matchAll(/(?:Index Scan|Index Only Scan)(?: Backward)? using (\w+)|Bitmap Index Scan on (\w+)/g))
         used.add((m[1] ?? m[2]) as string);
       for (const m of plan.matchAll(/Seq Scan on (\w+)/g)) {
         if (BIG.includes(m[1] as string)) scans.push(`${m[1]} in: ${s.text.replace(/\s+/g, " ").slice(0, 160)}`);
