@@ -14,7 +14,7 @@ import { fail, report } from "./lib.ts";
 import type { Program } from "./scale-program.ts";
 import { appEnv } from "./scale-program-seed.ts";
 
-const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 20_000);
+const REQUESTS = Number(process.env.BENCH_CPU_REQUESTS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 5);
 const GOAL = 1.05;
 const TOKEN = "bench-metrics-token-0123456789";

@@ -18,6 +18,8 @@ import { benchMetricsCpu } from "./scale-program-cpu.ts";
 import { appEnv, familyOf, MESSAGES_PER_FAMILY, SCRYPT_LOG_N, seedProgram } from "./scale-program-seed.ts";
 
 const FAMILIES = Number(process.env.BENCH_SCALE_FAMILIES ?? 100_000);
+/** `BENCH_SCALE_PARTS=cpu` measures only the metrics' cost (on the large database alone); default both. */
+const PARTS = new Set((process.env.BENCH_SCALE_PARTS ?? "latency,cpu").split(","));
 const SMALL = 1_000;
 /** `BENCH_SAMPLES` trades time for noise (p99 of 600 is the 6th slowest). */
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 600);
@@ -274,16 +276,18 @@ async function explain(p: Program, probe: Probe) {
 export async function benchScaleProgram() {
   const started = performance.now();
   const passwordHash = await hashPassword(PASSWORD, SCRYPT_LOG_N);
-  const small = await program(Math.min(SMALL, FAMILIES), passwordHash);
+  const small = PARTS.has("latency") ? await program(Math.min(SMALL, FAMILIES), passwordHash) : undefined;
   let large: Program | undefined;
   try {
     large = await program(FAMILIES, passwordHash);
-    for (const probe of PROBE_KINDS) await explain(large, probe);
-    for (const probe of PROBE_KINDS) await latency(small, large, probe);
-    await small.drop();
-    await benchMetricsCpu(large);
+    if (small) {
+      for (const probe of PROBE_KINDS) await explain(large, probe);
+      for (const probe of PROBE_KINDS) await latency(small, large, probe);
+      await small.drop();
+    }
+    if (PARTS.has("cpu")) await benchMetricsCpu(large);
   } finally {
-    await small.drop();
+    await small?.drop();
     await large?.drop();
   }
   console.log(`  (scale bench took ${((performance.now() - started) / 1000).toFixed(0)} s)`);
