@@ -26,8 +26,26 @@ export function startPrometheus(metrics: AppMetrics) {
       });
     }
   }
+  // prom-client hashes a label object on every call; a cache's counters are told with the same object every time
+  // (AppMetrics.cache), so each object's series is looked up once.
+  const bound = new WeakMap<Labels, Map<FamilyName, { inc(): void }>>();
+  const counterOf = (name: FamilyName, labels: Labels) => {
+    let byName = bound.get(labels);
+    if (!byName) {
+      byName = new Map();
+      bound.set(labels, byName);
+    }
+    let series = byName.get(name);
+    if (!series) {
+      const counter = counters.get(name);
+      if (!counter) return undefined;
+      series = counter.labels(labels);
+      byName.set(name, series);
+    }
+    return series;
+  };
   metrics.attach({
-    count: (name, labels) => counters.get(name)?.inc(labels),
+    count: (name, labels) => counterOf(name, labels)?.inc(),
     observe: (name, value, labels) => histograms.get(name)?.observe(labels, value),
   });
 
@@ -44,12 +62,21 @@ export function startPrometheus(metrics: AppMetrics) {
     labelNames: ["route"],
     registers: [registry],
   });
+  // Each (route pattern, method, status class) is one series, bound on its first request: the key is a short string
+  // and the set is bounded by the routes, where a label object would be hashed on every request.
+  const series = new Map<string, { observe(seconds: number): void }>();
   return {
     registry,
     /** One request's answer: its route's pattern (never the raw URL, whose ids would make a series each). */
     request(route: string, method: string, statusCode: number, seconds: number) {
-      const labels: Labels = { route, method, status: `${Math.floor(statusCode / 100)}xx` };
-      requests.observe(labels, seconds);
+      const status = `${Math.floor(statusCode / 100)}xx`;
+      const key = `${method} ${status} ${route}`;
+      let one = series.get(key);
+      if (!one) {
+        one = requests.labels({ route, method, status });
+        series.set(key, one);
+      }
+      one.observe(seconds);
       if (statusCode >= 500) errors.inc({ route });
     },
   };
