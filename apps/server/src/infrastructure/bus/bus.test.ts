@@ -1,7 +1,8 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createTestDatabaseUrl, testDialect } from "../../test/test-app.ts";
 import { CONFIRM_TIMEOUT_MS } from "./bus.ts";
+import { COALESCE_MS, SignalCoalescer } from "./coalescer.ts";
 import { InProcessBus } from "./in-process-bus.ts";
 import { PostgresBus } from "./postgres-bus.ts";
 
@@ -30,6 +31,88 @@ describe("in-process bus", () => {
     expect(got).toEqual(["1"]);
     await expect(bus.publish("bad name!", "x")).rejects.toThrow();
     await bus.close();
+  });
+});
+
+describe("folding repeated signals", () => {
+  // Only the window's timer is fake, so each step is exact.
+  beforeEach(() => void vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }));
+  afterEach(() => void vi.useRealTimers());
+
+  const recorder = () => {
+    const sent: string[] = [];
+    const coalescer = new SignalCoalescer(async (channel, payload) => void sent.push(`${channel} ${payload}`), 25);
+    return { sent, coalescer };
+  };
+
+  it("sends the first signal at once, folds the window's others into one at its end, and each publish resolves once covered", async () => {
+    const { sent, coalescer } = recorder();
+    await coalescer.publish("chan", "new");
+    expect(sent).toEqual(["chan new"]);
+    const covered: number[] = [];
+    const later = Array.from({ length: 10 }, (_, i) => coalescer.publish("chan", "new").then(() => void covered.push(i)));
+    await vi.advanceTimersByTimeAsync(24);
+    expect(sent).toEqual(["chan new"]);
+    expect(covered).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all(later);
+    // The trailing edge: one send for the ten, after the last of them.
+    expect(sent).toEqual(["chan new", "chan new"]);
+    expect(covered).toHaveLength(10);
+    expect(coalescer.folded).toBe(9);
+    // A quiet window owes nothing: no third send.
+    await vi.advanceTimersByTimeAsync(100);
+    expect(sent).toHaveLength(2);
+    // Quiet again, the next signal goes at once.
+    await coalescer.publish("chan", "new");
+    expect(sent).toHaveLength(3);
+  });
+
+  it("loses no signal published just after a trailing send: it is owed at the end of the window that send opened", async () => {
+    const { sent, coalescer } = recorder();
+    await coalescer.publish("chan", "new");
+    const second = coalescer.publish("chan", "new");
+    await vi.advanceTimersByTimeAsync(25);
+    await second;
+    expect(sent).toHaveLength(2);
+    const third = coalescer.publish("chan", "new");
+    await vi.advanceTimersByTimeAsync(25);
+    await third;
+    expect(sent).toHaveLength(3);
+  });
+
+  it("never folds different channels or payloads, and a closing bus sends what is owed at once", async () => {
+    const { sent, coalescer } = recorder();
+    await Promise.all([
+      coalescer.publish("chan", "a"),
+      coalescer.publish("chan", "b"),
+      coalescer.publish("other", "a"),
+    ]);
+    expect(sent.sort()).toEqual(["chan a", "chan b", "other a"]);
+    const owed = coalescer.publish("chan", "a");
+    await coalescer.flush();
+    await owed;
+    expect(sent.filter((x) => x === "chan a")).toHaveLength(2);
+  });
+
+  it("a failed trailing send rejects the publishes it covered; a window of 0 sends every signal", async () => {
+    let fail = false;
+    let sends = 0;
+    const coalescer = new SignalCoalescer(async () => {
+      sends++;
+      if (fail) throw new Error("database gone");
+    }, 25);
+    await coalescer.publish("chan", "new");
+    fail = true;
+    const covered = coalescer.publish("chan", "new");
+    const settled = expect(covered).rejects.toThrow("database gone");
+    await vi.advanceTimersByTimeAsync(25);
+    await settled;
+    const every = new SignalCoalescer(async () => void sends++, 0);
+    sends = 0;
+    await Promise.all([every.publish("chan", "new"), every.publish("chan", "new")]);
+    expect(sends).toBe(2);
+    expect(COALESCE_MS).toBeGreaterThan(0);
   });
 });
 
@@ -107,6 +190,29 @@ describe.runIf(testDialect() === "postgres")("PostgreSQL LISTEN/NOTIFY bus", () 
       await a.close();
       await b.close();
       await c.close();
+    }
+  });
+
+  it("folds a burst of the same signal into at most two NOTIFYs, the last after the burst; confirmed ones each go", async () => {
+    const url = db?.url ?? "";
+    const a = new PostgresBus(url);
+    const b = new PostgresBus(url);
+    try {
+      const heard: string[] = [];
+      await b.subscribe("hikaya_burst", (p) => heard.push(p));
+      await a.subscribe("hikaya_other", () => undefined);
+      await waitFor(() => a.live && b.live && a.listeners("hikaya_burst") === 1);
+      await Promise.all(Array.from({ length: 50 }, () => a.publish("hikaya_burst", "new")));
+      // Every publish has resolved, so its signal has been sent: the trailing one covers the last of the burst.
+      await waitFor(() => heard.length >= 2);
+      expect(heard).toEqual(["new", "new"]);
+      expect(a.folded).toBe(48);
+      // Confirmed publishes are not folded: each waits for its own acknowledgements.
+      for (let i = 0; i < 3; i++) await a.publish("hikaya_burst", "new", { confirm: true });
+      expect(heard).toHaveLength(5);
+    } finally {
+      await a.close();
+      await b.close();
     }
   });
 

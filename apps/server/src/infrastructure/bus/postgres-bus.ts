@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { CHANNEL_NAME, CONFIRM_TIMEOUT_MS, type MessageBus } from "./bus.ts";
+import { COALESCE_MS, SignalCoalescer } from "./coalescer.ts";
 
 /**
  * Presence and acknowledgements travel here: `hb <process> <channel,…>`, `ack <nonce> <process>`, and `who`
@@ -33,7 +34,9 @@ interface Subscription {
  * LISTEN and the notification), to `listenUrl`: a direct connection to PostgreSQL, since a pooler in transaction
  * mode (PgBouncer) hands the session to other clients between transactions and LISTEN would hear nothing. If that connection drops it reconnects with backoff, listens again and
  * tells subscribers there may be a gap, so they re-read from the database. Publishing goes through
- * short-lived pool queries (`pg_notify`), so a publisher never waits on the listener's reconnects.
+ * short-lived pool queries (`pg_notify`), so a publisher never waits on the listener's reconnects. Unconfirmed
+ * signals with the same channel and payload are folded within `COALESCE_MS` (coalescer.ts): each NOTIFY's commit takes
+ * a lock for the whole database. Confirmed ones each go out, since each waits for its own acknowledgements.
  */
 export class PostgresBus implements MessageBus {
   readonly kind = "postgres" as const;
@@ -50,12 +53,22 @@ export class PostgresBus implements MessageBus {
   readonly #peers = new Map<string, Peer>();
   readonly #pending = new Map<string, PendingConfirm>();
   #heartbeat: NodeJS.Timeout | null = null;
+  readonly #coalescer: SignalCoalescer;
 
-  /** `url` for publishing (short transactions, fine through a pooler); `listenUrl` for the LISTEN session. */
-  constructor(url: string, listenUrl = url) {
+  /**
+   * `url` for publishing (short transactions, fine through a pooler); `listenUrl` for the LISTEN session;
+   * `coalesceMs` 0 sends every signal (the scale bench's design before issue 41).
+   */
+  constructor(url: string, listenUrl = url, coalesceMs = COALESCE_MS) {
     this.#listenUrl = listenUrl;
     this.#pool = new pg.Pool({ connectionString: url, max: 2 });
     this.#pool.on("error", () => undefined);
+    this.#coalescer = new SignalCoalescer((channel, payload) => this.#notify(channel, payload), coalesceMs);
+  }
+
+  /** Signals not sent because a neighbour within the window said the same (coalescer.ts). */
+  get folded(): number {
+    return this.#coalescer.folded;
   }
 
   get live(): boolean {
@@ -82,7 +95,7 @@ export class PostgresBus implements MessageBus {
   async publish(channel: string, payload: string, options?: { confirm?: boolean }) {
     if (!CHANNEL_NAME.test(channel)) throw new Error(`invalid channel name ${channel}`);
     if (!options?.confirm) {
-      await this.#notify(channel, payload);
+      await this.#coalescer.publish(channel, payload);
       return;
     }
     await this.#connect();
@@ -229,6 +242,7 @@ export class PostgresBus implements MessageBus {
   }
 
   async close() {
+    await this.#coalescer.flush().catch(() => undefined);
     this.#closed = true;
     if (this.#retryTimer) clearTimeout(this.#retryTimer);
     if (this.#heartbeat) clearInterval(this.#heartbeat);

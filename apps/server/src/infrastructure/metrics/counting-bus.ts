@@ -19,6 +19,7 @@ export function countingBus(bus: MessageBus, metrics: AppMetrics): MessageBus {
     publish(channel, payload, options) {
       if (pending.size >= MAX_PENDING) pending.delete(pending.keys().next().value as string);
       pending.set(`${channel}\n${payload}`, performance.now());
+      metrics.count("bus_signals_published_total", { channel });
       return bus.publish(channel, payload, options);
     },
     subscribe(channel, listener, onGap) {

@@ -16,6 +16,11 @@ export interface Sample {
 export const FAMILIES = {
   cache_hits_total: { kind: "counter", help: "Reads answered from an in-memory cache", labels: ["cache"] },
   cache_misses_total: { kind: "counter", help: "Reads an in-memory cache had to load", labels: ["cache"] },
+  bus_signals_published_total: {
+    kind: "counter",
+    help: "Bus signals this process published, before the bus folds repeated ones (infrastructure/bus/coalescer.ts)",
+    labels: ["channel"],
+  },
   bus_signals_received_total: { kind: "counter", help: "Bus signals handed to this process's listeners", labels: ["channel"] },
   bus_signal_lag_seconds: {
     kind: "histogram",
