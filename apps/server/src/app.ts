@@ -73,6 +73,11 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   /** Where Web Push may connect besides public https push services: tests' local push service. Never from config. */
   push?: PushOptions;
+  /**
+   * The scale bench's "before" (bench/scale.ts): messages stored one at a time under one lock for the whole database,
+   * and one NOTIFY per message. Nothing else sets it.
+   */
+  legacyMessageOrder?: boolean;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -101,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const database = options.database ?? openDatabase(config.database);
   const ownsDatabase = !options.database;
   // Counting the bus's signals costs a map entry per publish: only when the metrics are on.
-  const plainBus = await createMessageBus(config.database);
+  const plainBus = await createMessageBus(config.database, options.legacyMessageOrder ? { coalesceMs: 0 } : {});
   const bus = config.metricsToken ? countingBus(plainBus, metrics) : plainBus;
   let seededDemo = false;
   try {
@@ -131,6 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       messages,
       metrics,
       push: new PushDelivery(options.push),
+      ...(options.legacyMessageOrder ? { legacyMessageOrder: true } : {}),
     };
     app.decorate("deps", deps);
     // Auth's admin API deletes accounts through account's deletion, registered here so auth imports no module.

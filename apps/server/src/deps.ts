@@ -50,6 +50,8 @@ export interface AppDeps {
   push: PushDelivery;
   /** What /metrics reports (infrastructure/metrics/metrics.ts): each call a no-op until METRICS_TOKEN is set. */
   metrics: AppMetrics;
+  /** The scale bench's "before" design (app.ts BuildOptions): one lock for every message insert. */
+  legacyMessageOrder?: boolean;
 }
 
 declare module "fastify" {

@@ -83,13 +83,48 @@ export async function retryLostRace<T>(work: () => Promise<T>, attempts = 3): Pr
 }
 
 /**
- * Serialises message inserts inside a transaction so ids commit in id order (PostgreSQL hands out
- * sequence values before commit; without this a reader could see id 8 before id 7 commits). SQLite has
- * one writer already. Used by modules/messages so live catch-up by `id > last` never skips a row.
+ * Serialises message inserts into one conversation, so a conversation's ids commit in id order and its own live
+ * stream catches up by `id > last` without skipping a row (PostgreSQL hands out sequence values before commit). The
+ * first statement of the insert's transaction: the transaction id it takes on its first write then also comes after
+ * the previous message's commit, so (tx, id) and id order agree within a conversation. Other conversations are not
+ * held up; readers of every conversation follow `messageSettled`. SQLite has one writer already.
+ * `everyConversation` is the design before issue 41 (one lock for the whole database), kept for the scale bench.
  */
-// biome-ignore lint/suspicious/noExplicitAny: any database schema will do
-export async function lockMessageSequence(trx: Kysely<any>, dialect: DialectName): Promise<void> {
-  if (dialect === "postgres") await sql`select pg_advisory_xact_lock(7470001)`.execute(trx);
+export async function lockConversationMessages(
+  // biome-ignore lint/suspicious/noExplicitAny: any database schema will do
+  trx: Kysely<any>,
+  dialect: DialectName,
+  conversation: string,
+  everyConversation = false,
+): Promise<void> {
+  if (dialect !== "postgres") return;
+  if (everyConversation) await sql`select pg_advisory_xact_lock(7470001)`.execute(trx);
+  else await sql`select pg_advisory_xact_lock(7470001, hashtext(${conversation}))`.execute(trx);
+}
+
+/**
+ * Where rows stop being final, in the statement's own snapshot (PostgreSQL): `ours`, the oldest transaction still
+ * running in this database, and `others`, the oldest running in other databases of the cluster (or of ours, having
+ * ended since the snapshot was taken). Transaction ids are the cluster's, so a row whose transaction is older than
+ * `ours` can only be passed by a later-committing row of another database (never stored here) or of a transaction of
+ * ours that has just ended, which a second read sees (modules/messages/CONTEXT.md). One row, nulls when none run;
+ * SQLite (one writer) has no such thing: the caller does not ask. Reading `pg_stat_activity` needs the app's one role.
+ */
+export const runningTransactions = sql<{ ours: string | null; others: string | null }>`select
+    min(x8) filter (where xid(x8) = any (a.xids)) as ours,
+    min(x8) filter (where not (xid(x8) = any (a.xids))) as others
+  from pg_snapshot_xip(pg_current_snapshot()) as x8,
+    (select coalesce(array_agg(backend_xid), '{}') as xids from pg_stat_activity
+      where datname = current_database() and backend_xid is not null) as a`;
+
+/** `(tx, id) > position` or `<= position` in messages' reading order, the transaction id cast as the column's type. */
+export function messagePositionCompare(
+  dialect: DialectName,
+  op: ">" | "<=",
+  position: { tx: string; id: number },
+): RawBuilder<SqlBool> {
+  const tx = dialect === "postgres" ? sql`cast(${position.tx} as xid8)` : sql`${Number(position.tx)}`;
+  return sql<SqlBool>`(tx, id) ${sql.raw(op)} (${tx}, ${position.id})`;
 }
 
 /** A cheap round trip for the health check. */

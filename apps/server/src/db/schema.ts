@@ -380,6 +380,11 @@ export interface MessagesTable {
   channel: Generated<"app" | "whatsapp">;
   /** An inbound WhatsApp message's provider id (Twilio's MessageSid), unique. */
   provider_message_id: Generated<string | null>;
+  /**
+   * The inserting transaction (migration 0032): PostgreSQL's xid8, read as a decimal string; 0 on SQLite. With `id`
+   * it is the order readers of every conversation follow (modules/messages/CONTEXT.md).
+   */
+  tx: Generated<string | number>;
 }
 
 export interface ConversationsTable {

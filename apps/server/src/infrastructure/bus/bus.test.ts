@@ -83,11 +83,7 @@ describe("folding repeated signals", () => {
 
   it("never folds different channels or payloads, and a closing bus sends what is owed at once", async () => {
     const { sent, coalescer } = recorder();
-    await Promise.all([
-      coalescer.publish("chan", "a"),
-      coalescer.publish("chan", "b"),
-      coalescer.publish("other", "a"),
-    ]);
+    await Promise.all([coalescer.publish("chan", "a"), coalescer.publish("chan", "b"), coalescer.publish("other", "a")]);
     expect(sent.sort()).toEqual(["chan a", "chan b", "other a"]);
     const owed = coalescer.publish("chan", "a");
     await coalescer.flush();

@@ -1,7 +1,18 @@
 import type { ChatMessage } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
+import type { DialectName } from "../../db/dialect.ts";
 import type { MessageBus } from "../../infrastructure/bus/index.ts";
-import { listMessagesAfter, type MessageRow, maxMessageId } from "./messages.repository.ts";
+import {
+  findMessagePosition,
+  lastSettledPosition,
+  listMessagesAfterPosition,
+  listMessagesBetween,
+  type MessagePosition,
+  type MessageRow,
+  maxMessageIdUpTo,
+  positionOf,
+  type ReadMessage,
+} from "./messages.repository.ts";
 import { CorkedUntilTurnEnds } from "./messages.stream.ts";
 
 export const MESSAGES_CHANNEL = "hikaya_messages";
@@ -9,15 +20,28 @@ export const MESSAGES_CHANNEL = "hikaya_messages";
 export const ASSIGNMENTS_CHANNEL = "hikaya_assignments";
 /** "A private note was added to a conversation": `{ conversation }`. Facilitators' streams only. */
 export const NOTES_CHANNEL = "hikaya_notes";
+/**
+ * The messages channel's one payload: a signal only says "read after your cursor", so every signal is the same and
+ * the bus folds those published within its window into one (infrastructure/bus/coalescer.ts).
+ */
+export const NEW_MESSAGES_SIGNAL = "new";
 const BATCH = 500;
 /** Safety net: even with no signal at all, a replica reads the tail this often. */
 const POLL_MS = 5000;
+/**
+ * A read that stopped at an unsettled message (committed, but an older transaction still runs) reads again this
+ * soon: that transaction's own signal may never come (it stored no message, or failed).
+ */
+const SETTLE_RETRY_MS = 10;
 
 /** One open live stream: a user's tab (their conversation) or a facilitator's (all conversations). */
 export interface LiveConnection {
   /** The conversation it follows, or null for every conversation (facilitators). */
   userId: string | null;
-  /** The highest message id already written to it; only larger ids are sent, so nothing twice. */
+  /**
+   * The id of the last message written to it (its stream's resume cursor). Messages go out in the hub's order
+   * (see LiveHub), and only those after the last one sent, so nothing twice.
+   */
   lastSentId: number;
   /** Hub-owned: rows that arrived while the connection was replaying, sent once the replay is done. */
   replaying?: MessageRow[] | null;
@@ -64,24 +88,38 @@ function conversationIn(payload: string): { conversation: string | null; rest: R
 
 interface Registered extends LiveConnection {
   replaying: MessageRow[] | null;
+  /** Where the last message sent stands in the hub's order (every conversation's streams skip what is not after). */
+  sent: MessagePosition;
+}
+
+/** a after b in (tx, id) order; tx are decimal strings without leading zeros. */
+export function isAfter(a: MessagePosition, b: MessagePosition): boolean {
+  if (a.tx !== b.tx) return a.tx.length !== b.tx.length ? a.tx.length > b.tx.length : a.tx > b.tx;
+  return a.id > b.id;
 }
 
 /**
  * Per-process fan-out of new messages to open streams. A bus signal (from this process or, through
  * LISTEN/NOTIFY, another replica) only says "there is something new"; the hub then reads every message
- * after the last one it dispatched, in id order, once for all its connections. Because ids commit in
- * order (dialect.ts lockMessageSequence), "after the last id" never skips a row, and each connection's
- * `lastSentId` keeps replay and live delivery from overlapping.
+ * after its cursor, once for all its connections, in (tx, id) order, and stops at the first message not yet settled
+ * (dialect.ts messageSettled: an older transaction may still commit one before it), reading again shortly. So the
+ * hub never skips a row, though conversations are written side by side; within a conversation that order is id
+ * order (dialect.ts lockConversationMessages), so a family's stream resumes after an id. Each connection's
+ * last position keeps replay and live delivery from overlapping.
  */
 export class LiveHub {
   readonly #db: DB;
+  readonly #dialect: DialectName;
   readonly #bus: MessageBus;
   readonly #toChat: (row: MessageRow) => ChatMessage;
   readonly #byUser = new Map<string, Set<Registered>>();
   readonly #all = new Set<Registered>();
-  #cursor = 0;
+  /** Every message up to here is settled and dispatched. */
+  #cursor: MessagePosition = { tx: "0", id: 0 };
   #pumping: Promise<void> | null = null;
-  #again = false;
+  /** Callers waiting for a read that starts after they asked. */
+  #waiting: (() => void)[] = [];
+  #retry: NodeJS.Timeout | null = null;
   #unsubscribe: (() => Promise<void>) | null = null;
   #unsubscribeAssignments: (() => Promise<void>) | null = null;
   #unsubscribeNotes: (() => Promise<void>) | null = null;
@@ -90,18 +128,19 @@ export class LiveHub {
   /** Connections written to in this turn of the event loop, corked until it ends (messages.stream.ts). */
   readonly #corks = new CorkedUntilTurnEnds();
 
-  constructor(db: DB, bus: MessageBus, toChat: (row: MessageRow) => ChatMessage) {
+  constructor(db: DB, bus: MessageBus, toChat: (row: MessageRow) => ChatMessage, dialect: DialectName = "sqlite") {
     this.#db = db;
+    this.#dialect = dialect;
     this.#bus = bus;
     this.#toChat = toChat;
   }
 
   async start() {
-    this.#cursor = await maxMessageId(this.#db);
+    this.#cursor = await lastSettledPosition(this.#db, this.#dialect);
     this.#unsubscribe = await this.#bus.subscribe(
       MESSAGES_CHANNEL,
-      (payload) => this.#signalled(payload),
-      () => this.poke(),
+      () => void this.poke(),
+      () => void this.poke(),
     );
     this.#unsubscribeAssignments = await this.#bus.subscribe(
       ASSIGNMENTS_CHANNEL,
@@ -114,7 +153,7 @@ export class LiveHub {
       () => this.#toFacilitators(noteFrame(null)),
     );
     this.#timer = setInterval(() => {
-      if (this.size > 0) this.poke();
+      if (this.size > 0) void this.poke();
     }, POLL_MS);
     this.#timer.unref();
   }
@@ -123,22 +162,20 @@ export class LiveHub {
     return this.#all.size + [...this.#byUser.values()].reduce((n, s) => n + s.size, 0);
   }
 
+  /** Where the hub has read up to (tests and the replay's upper bound). */
+  get cursor(): MessagePosition {
+    return this.#cursor;
+  }
+
   /**
-   * Delivers a message this process just stored, and tells every replica (payload: its id and conversation).
-   * When it is the very next id after the last one dispatched, nothing can be missing before it (ids commit in
-   * order), so it goes out from memory without a read; otherwise the hub reads everything after its cursor.
+   * A message this process just stored: tells every replica (one signal, folded by the bus with its neighbours) and
+   * reads it here. The sender's acknowledgement leaves after the message's deliveries on this process (once it is
+   * settled, which it is unless an older transaction still runs), not before them; it does not wait for the bus.
    */
-  async announce(row: MessageRow) {
-    if (!this.#closed && !this.#pumping && row.id === this.#cursor + 1) {
-      this.#cursor = row.id;
-      this.#dispatch(row);
-    } else this.poke();
-    // The sender's acknowledgement leaves after the message's deliveries on this process, not before them. Both
-    // awaited together: a publish failing while the flush is pending must not go unhandled.
-    await Promise.all([
-      this.#corks.flushed,
-      this.#bus.publish(MESSAGES_CHANNEL, JSON.stringify({ id: row.id, conversation: row.user_id })),
-    ]);
+  async announce(_row: MessageRow) {
+    void this.#bus.publish(MESSAGES_CHANNEL, NEW_MESSAGES_SIGNAL).catch(() => undefined);
+    await this.poke();
+    await this.#corks.flushed;
   }
 
   /**
@@ -168,47 +205,75 @@ export class LiveHub {
     for (const conn of this.#all) if (!conn.replaying) conn.send(frame);
   }
 
-  /** A bus signal for an id already dispatched (this process's own message coming back) needs no read. */
-  #signalled(payload: string) {
-    let id = Number.NaN;
-    try {
-      id = Number((JSON.parse(payload) as { id?: unknown }).id);
-    } catch {
-      // Not ours to interpret: read.
-    }
-    if (Number.isInteger(id) && id <= this.#cursor) return;
-    this.poke();
+  /**
+   * Reads and dispatches everything new. Resolves once a read that started after the call has finished; calls
+   * made while a read runs share the next one.
+   */
+  poke(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    const done = new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#pumping ??= this.#pump();
+    return done;
   }
 
-  /** Read and dispatch everything new; coalesces signals that arrive while a read is running. */
-  poke() {
-    if (this.#closed) return;
-    if (this.#pumping) {
-      this.#again = true;
-      return;
-    }
-    this.#pumping = (async () => {
-      try {
-        do {
-          this.#again = false;
-          for (;;) {
-            const rows = await listMessagesAfter(this.#db, null, this.#cursor, BATCH);
-            for (const row of rows) this.#dispatch(row);
-            if (rows.length > 0) this.#cursor = rows[rows.length - 1]?.id ?? this.#cursor;
-            if (rows.length < BATCH) break;
-          }
-        } while (this.#again && !this.#closed);
-      } catch {
-        // The next signal or poll retries from the same cursor.
-      } finally {
-        this.#pumping = null;
+  async #pump() {
+    try {
+      while (this.#waiting.length > 0 && !this.#closed) {
+        const round = this.#waiting;
+        this.#waiting = [];
+        let unsettled = false;
+        try {
+          unsettled = await this.#readAll();
+        } catch {
+          // The next signal or poll retries from the same cursor.
+        }
+        for (const resolve of round) resolve();
+        if (unsettled) this.#retrySoon();
       }
-    })();
+    } finally {
+      this.#pumping = null;
+      if (this.#closed) for (const resolve of this.#waiting.splice(0)) resolve();
+    }
+  }
+
+  /** Reads after the cursor up to the first unsettled message; true when it stopped at one. */
+  async #readAll(): Promise<boolean> {
+    for (;;) {
+      const rows = await listMessagesAfterPosition(this.#db, this.#dialect, this.#cursor, BATCH);
+      let final: ReadMessage[] = rows;
+      const firstUnsettled = rows.findIndex((row) => !row.settled);
+      if (firstUnsettled >= 0) final = rows.slice(0, firstUnsettled);
+      const last = final.at(-1);
+      if (last && final.some((row) => row.overtook)) {
+        // An older transaction was not this database's, or has ended since: a read that starts now sees every row
+        // up to `last` that it could have committed (CONTEXT.md), so that read's rows up to there are final.
+        const until = positionOf(last);
+        const again = await listMessagesAfterPosition(this.#db, this.#dialect, this.#cursor, BATCH);
+        final = again.filter((row) => !isAfter(positionOf(row), until));
+      }
+      for (const row of final) {
+        if (this.#closed) return false;
+        this.#cursor = positionOf(row);
+        this.#dispatch(row);
+      }
+      if (final.length < rows.length) return true;
+      if (rows.length < BATCH) return false;
+    }
+  }
+
+  #retrySoon() {
+    if (this.#retry || this.#closed) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = null;
+      void this.poke();
+    }, SETTLE_RETRY_MS);
+    this.#retry.unref();
   }
 
   #dispatch(row: MessageRow) {
     const own = this.#byUser.get(row.user_id);
     if (!own && this.#all.size === 0) return;
+    const position = positionOf(row);
     // Serialised once for every connection it goes to.
     let frame: string | null = null;
     for (const set of [own, this.#all]) {
@@ -218,9 +283,10 @@ export class LiveHub {
           conn.replaying.push(row);
           continue;
         }
-        if (row.id <= conn.lastSentId) continue;
+        if (!this.#isNew(conn, row, position)) continue;
         frame ??= sseFrame(this.#toChat(row));
         conn.lastSentId = row.id;
+        conn.sent = position;
         // A burst's messages then reach a facilitator's stream in one write, not one system call per message.
         this.#corks.hold(conn);
         conn.send(frame);
@@ -228,39 +294,72 @@ export class LiveHub {
     }
   }
 
+  /** A family's stream resumes after an id (its conversation's order); every conversation's, after a position. */
+  #isNew(conn: Registered, row: MessageRow, position: MessagePosition): boolean {
+    return conn.userId === null ? isAfter(position, conn.sent) : row.id > conn.lastSentId;
+  }
+
   /**
-   * Adds a connection and replays what it missed (ids after `after`) from the database before going
-   * live. Messages that arrive during the replay are held and then sent in order, each once. `disconnect`
-   * takes it out again (also when the replay fails).
+   * Adds a connection and replays what it missed (messages after the one with id `after`) from the database before
+   * going live. The replay reads up to the hub's cursor when the connection joins; what the hub reads after that is
+   * held meanwhile and then sent in order, each once. A stream of every conversation resumes at the position of
+   * message `after` (0: the first); if that message is gone (its account was deleted) it starts from now, and the
+   * console, which reads its lists again after each reconnection, loses nothing. `disconnect` takes it out again (also when the
+   * replay fails).
    */
   async connect(conn: LiveConnection, after: number | null): Promise<void> {
-    const registered: Registered = Object.assign(conn, { replaying: [] as MessageRow[] });
+    const upTo = this.#cursor;
+    const registered: Registered = Object.assign(conn, { replaying: [] as MessageRow[], sent: upTo });
     (conn.userId === null ? this.#all : this.#setFor(conn.userId)).add(registered);
     try {
-      if (after === null) {
-        registered.lastSentId = await maxMessageId(this.#db, conn.userId);
-      } else {
-        registered.lastSentId = after;
-        for (;;) {
-          const rows = await listMessagesAfter(this.#db, conn.userId, registered.lastSentId, BATCH);
-          for (const row of rows) {
-            registered.lastSentId = row.id;
-            conn.send(sseFrame(this.#toChat(row)));
-          }
-          if (rows.length < BATCH) break;
+      if (conn.userId !== null) {
+        const userId = conn.userId;
+        if (after === null) registered.lastSentId = await maxMessageIdUpTo(this.#db, this.#dialect, userId, upTo);
+        else {
+          registered.lastSentId = after;
+          await this.#replay(registered, (from) => ({ userId, afterId: from.id }), { tx: "0", id: after }, upTo);
         }
+      } else if (after === null) {
+        registered.lastSentId = upTo.id;
+      } else {
+        const from = after === 0 ? { tx: "0", id: 0 } : ((await findMessagePosition(this.#db, after)) ?? upTo);
+        registered.lastSentId = after;
+        registered.sent = from;
+        await this.#replay(registered, (position) => ({ after: position }), from, upTo);
       }
       const held = registered.replaying ?? [];
       registered.replaying = null;
       for (const row of held) {
-        if (row.id <= registered.lastSentId) continue;
+        const position = positionOf(row);
+        if (!this.#isNew(registered, row, position)) continue;
         registered.lastSentId = row.id;
+        registered.sent = position;
         conn.send(sseFrame(this.#toChat(row)));
       }
     } catch (error) {
       this.disconnect(conn);
       throw error;
     }
+  }
+
+  async #replay(
+    conn: Registered,
+    range: (from: MessagePosition) => Parameters<typeof listMessagesBetween>[2],
+    from: MessagePosition,
+    upTo: MessagePosition,
+  ) {
+    let position = from;
+    for (;;) {
+      const rows = await listMessagesBetween(this.#db, this.#dialect, range(position), upTo, BATCH);
+      for (const row of rows) {
+        position = positionOf(row);
+        conn.lastSentId = row.id;
+        conn.sent = position;
+        conn.send(sseFrame(this.#toChat(row)));
+      }
+      if (rows.length < BATCH) break;
+    }
+    if (isAfter(upTo, conn.sent)) conn.sent = upTo;
   }
 
   /** Takes a connection out (a closed stream); nothing more is written to it. Idempotent. */
@@ -288,6 +387,7 @@ export class LiveHub {
     this.#closed = true;
     this.#corks.flush();
     if (this.#timer) clearInterval(this.#timer);
+    if (this.#retry) clearTimeout(this.#retry);
     await this.#unsubscribe?.();
     await this.#unsubscribeAssignments?.();
     await this.#unsubscribeNotes?.();

@@ -8,7 +8,7 @@ import type { App } from "../../deps.ts";
 import { createTestApp, type TestApp } from "../../test/test-app.ts";
 import { createTestUser, type TestUser } from "../../test/test-users.ts";
 import { type LiveConnection, LiveHub } from "./live-hub.ts";
-import { type MessageRow, maxMessageId } from "./messages.repository.ts";
+import type { MessageRow } from "./messages.repository.ts";
 import { toChatMessage } from "./messages.service.ts";
 import { LIVE_STREAM_MAX_BUFFERED_BYTES } from "./messages.stream.ts";
 import { listen, openSse, sendText } from "./messages.test-helpers.ts";
@@ -226,8 +226,14 @@ describe("a burst to many streams", () => {
     for (const { owner, sse } of streams) {
       const expected = sent.filter((m) => owner === null || m.conversation === owner).map((m) => m._id);
       await sse.waitFor(expected.length);
-      // Ids in the order they were stored: each once, none missing, none from another family.
-      expect(sse.messages.map((m) => m._id)).toEqual([...expected].sort((x, y) => Number(x) - Number(y)));
+      // Each once, none missing, none from another family; each conversation's in id order (every conversation's
+      // stream follows commit order, which interleaves conversations written side by side).
+      const got = sse.messages.map((m) => m._id);
+      expect([...got].sort()).toEqual([...expected].sort());
+      for (const family of families) {
+        const mine = sse.messages.filter((m) => m.conversation === family.id).map((m) => Number(m._id));
+        expect(mine).toEqual([...mine].sort((x, y) => x - y));
+      }
     }
     // A late duplicate would be written before the next message, which every facilitator stream gets: once that
     // has arrived everywhere it goes, each stream holds exactly what it should.
@@ -250,7 +256,7 @@ describe("a burst to many streams", () => {
 
 describe("writes of a burst", () => {
   it("messages stored together leave in one write per stream, once the requests that were ready together are handled, before their senders are acknowledged", async () => {
-    const hub = new LiveHub(app.deps.db, app.deps.bus, toChatMessage);
+    const hub = new LiveHub(app.deps.db, app.deps.bus, toChatMessage, app.deps.database.dialect);
     await hub.start();
     const calls: string[] = [];
     const tab = (name: string, userId: string | null): LiveConnection => ({
@@ -260,44 +266,49 @@ describe("writes of a burst", () => {
       cork: () => void calls.push(`${name} cork`),
       uncork: () => void calls.push(`${name} uncork`),
     });
+    const [u1, u2] = await Promise.all([createTestUser(app), createTestUser(app)]);
     await hub.connect(tab("facilitator", null), null);
-    await hub.connect(tab("family", "u1"), null);
-    const last = await maxMessageId(app.deps.db);
-    const row = (id: number, userId: string): MessageRow => ({
-      id,
-      user_id: userId,
-      sender_id: userId,
-      sender_role: "user",
-      message_type: "text",
-      body: `message ${id}`,
-      duration_seconds: null,
-      client_id: null,
-      created_at: new Date().toISOString(),
-      channel: "app",
-      provider_message_id: null,
-    });
+    await hub.connect(tab("family", u1.id), null);
+    // Stored as a send stores them (committed before they are announced).
+    const stored: MessageRow[] = [];
+    for (const userId of [u1.id, u2.id, u1.id])
+      stored.push(
+        await app.deps.db
+          .insertInto("messages")
+          .values({
+            user_id: userId,
+            sender_id: userId,
+            sender_role: "user",
+            message_type: "text",
+            body: `message to ${userId}`,
+            created_at: new Date().toISOString(),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+    const [first, second, third] = stored as [MessageRow, MessageRow, MessageRow];
     // Three sends finishing in one turn of the event loop, as in a burst (the hub announces what this process stored).
     // Each sender is acknowledged only once its message has left for the streams: a sender never hears "sent" before
     // the people watching could.
     const acknowledged = (id: number) => () => void calls.push(`acknowledged ${id}`);
     await Promise.all([
-      hub.announce(row(last + 1, "u1")).then(acknowledged(last + 1)),
-      hub.announce(row(last + 2, "u2")).then(acknowledged(last + 2)),
-      hub.announce(row(last + 3, "u1")).then(acknowledged(last + 3)),
+      hub.announce(first).then(acknowledged(first.id)),
+      hub.announce(second).then(acknowledged(second.id)),
+      hub.announce(third).then(acknowledged(third.id)),
     ]);
     expect(calls.slice(0, 9)).toEqual([
       "family cork",
-      `family id: ${last + 1}`,
+      `family id: ${first.id}`,
       "facilitator cork",
-      `facilitator id: ${last + 1}`,
-      `facilitator id: ${last + 2}`,
-      `family id: ${last + 3}`,
-      `facilitator id: ${last + 3}`,
+      `facilitator id: ${first.id}`,
+      `facilitator id: ${second.id}`,
+      `family id: ${third.id}`,
+      `facilitator id: ${third.id}`,
       "family uncork",
       "facilitator uncork",
     ]);
-    // In any order among themselves: each also waits for its bus signal (PostgreSQL: NOTIFY, each its own round trip).
-    expect(calls.slice(9).sort()).toEqual([last + 1, last + 2, last + 3].map((id) => `acknowledged ${id}`).sort());
+    // In any order among themselves.
+    expect(calls.slice(9).sort()).toEqual([first.id, second.id, third.id].map((id) => `acknowledged ${id}`).sort());
     await hub.close();
   });
 });

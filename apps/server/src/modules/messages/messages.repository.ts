@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DB } from "../../db/database.ts";
-import { containsText, type DialectName } from "../../db/dialect.ts";
+import { containsText, type DialectName, messagePositionCompare, runningTransactions } from "../../db/dialect.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { Database, MessagesTable } from "../../db/schema.ts";
 
@@ -8,7 +8,7 @@ import type { Database, MessagesTable } from "../../db/schema.ts";
 type Db = DB | Kysely<Database> | Transaction<Database>;
 export type MessageRow = Selectable<MessagesTable>;
 
-type NewMessage = Required<Omit<Insertable<MessagesTable>, "id" | "provider_message_id">>;
+type NewMessage = Required<Omit<Insertable<MessagesTable>, "id" | "provider_message_id" | "tx">>;
 
 // The two statements of every send, compiled once (db/prepared.ts).
 const insertMessageQuery = prepared(
@@ -89,11 +89,99 @@ export async function listConversationPage(
     .execute();
 }
 
-/** Messages after `afterId` in id order, of one conversation or (userId null) of all. */
-export async function listMessagesAfter(db: Db, userId: string | null, afterId: number, limit: number): Promise<MessageRow[]> {
-  let query = db.selectFrom("messages").selectAll().where("id", ">", afterId);
-  if (userId !== null) query = query.where("user_id", "=", userId);
-  return query.orderBy("id", "asc").limit(limit).execute();
+/**
+ * A place in the order readers of every conversation follow: (inserting transaction, id). `tx` is PostgreSQL's
+ * xid8 as a decimal string ("0" on SQLite). Within one conversation it is id order (dialect.ts
+ * lockConversationMessages).
+ */
+export interface MessagePosition {
+  tx: string;
+  id: number;
+}
+
+export const positionOf = (row: Pick<MessageRow, "tx" | "id">): MessagePosition => ({ tx: String(row.tx), id: row.id });
+
+/** A message as the live reader reads it: whether it is final yet, and whether that needs a second read. */
+export type ReadMessage = MessageRow & { settled: boolean; overtook: boolean };
+
+/**
+ * Messages of every conversation after `after` in (tx, id) order (PostgreSQL: in one snapshot with the running
+ * transactions, dialect.ts runningTransactions). `settled`: no transaction of this database still running can
+ * commit a row before it. `overtook`: a transaction of another database (or one of ours that has since ended) was
+ * older, so a second read must confirm (LiveHub). SQLite, one writer: every row settled, none overtook.
+ */
+export async function listMessagesAfterPosition(
+  db: Db,
+  dialect: DialectName,
+  after: MessagePosition,
+  limit: number,
+): Promise<ReadMessage[]> {
+  const query = db
+    // In parentheses: Kysely writes a raw common table expression as it is.
+    .with("horizon", () => (dialect === "postgres" ? sql`(${runningTransactions})` : sql`(select null as ours, null as others)`))
+    .selectFrom(["messages", "horizon"])
+    .selectAll("messages")
+    .select([
+      sql<boolean>`(horizon.ours is null or messages.tx < horizon.ours)`.as("settled"),
+      sql<boolean>`(horizon.others is not null and messages.tx > horizon.others)`.as("overtook"),
+    ])
+    .where(messagePositionCompare(dialect, ">", after))
+    .orderBy("messages.tx")
+    .orderBy("messages.id")
+    .limit(limit);
+  const rows = await query.execute();
+  // SQLite answers 1/0.
+  return rows.map((r) => ({ ...r, settled: Boolean(r.settled), overtook: Boolean(r.overtook) }));
+}
+
+/**
+ * A replay: messages after `after` up to `upTo` (a place the live reader has passed, so all settled), of one
+ * conversation after an id (its order is id order), or of every conversation after a position.
+ */
+export async function listMessagesBetween(
+  db: Db,
+  dialect: DialectName,
+  from: { userId: string; afterId: number } | { after: MessagePosition },
+  upTo: MessagePosition,
+  limit: number,
+): Promise<MessageRow[]> {
+  let query = db
+    .selectFrom("messages")
+    .selectAll()
+    .where(messagePositionCompare(dialect, "<=", upTo));
+  query =
+    "userId" in from
+      ? query.where("user_id", "=", from.userId).where("id", ">", from.afterId)
+      : query.where(messagePositionCompare(dialect, ">", from.after));
+  return query.orderBy("tx").orderBy("id").limit(limit).execute();
+}
+
+/**
+ * The last place no row can ever come before (older than every transaction running anywhere in the cluster): where a
+ * reader starting now may begin. SQLite: the last message.
+ */
+export async function lastSettledPosition(db: Db, dialect: DialectName): Promise<MessagePosition> {
+  let query = db.selectFrom("messages").select(["tx", "id"]);
+  if (dialect === "postgres") query = query.where(sql<boolean>`tx < pg_snapshot_xmin(pg_current_snapshot())`);
+  const row = await query.orderBy("tx", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  return row ? positionOf(row) : { tx: "0", id: 0 };
+}
+
+/** Where message `id` stands in the order, if it still exists. */
+export async function findMessagePosition(db: Db, id: number): Promise<MessagePosition | undefined> {
+  const row = await db.selectFrom("messages").select(["tx", "id"]).where("id", "=", id).executeTakeFirst();
+  return row ? positionOf(row) : undefined;
+}
+
+/** The newest id of a conversation at or before `upTo`. */
+export async function maxMessageIdUpTo(db: Db, dialect: DialectName, userId: string, upTo: MessagePosition): Promise<number> {
+  const row = await db
+    .selectFrom("messages")
+    .select((eb) => eb.fn.max("id").as("max"))
+    .where("user_id", "=", userId)
+    .where(messagePositionCompare(dialect, "<=", upTo))
+    .executeTakeFirst();
+  return Number(row?.max ?? 0);
 }
 
 export async function maxMessageId(db: Db, userId: string | null = null): Promise<number> {

@@ -60,7 +60,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
   await registerMultipart(app);
 
   const { db, database, storage, bus } = app.deps;
-  const hub = new LiveHub(db, bus, toChatMessage);
+  const hub = new LiveHub(db, bus, toChatMessage, database.dialect);
   await hub.start();
   // A family's message pushed to operators with no console open; presence says who has one, on any replica.
   const alerts = new OperatorAlerts(app.deps, (error) => app.log.warn({ err: error }, "push: operator alert failed"));

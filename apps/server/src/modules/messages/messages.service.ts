@@ -17,7 +17,7 @@ import {
   VOICE_NOTE_MAX_SECONDS,
 } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
-import { type DialectName, lockMessageSequence } from "../../db/dialect.ts";
+import { type DialectName, lockConversationMessages } from "../../db/dialect.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { FileStorage } from "../../infrastructure/files/index.ts";
@@ -103,7 +103,7 @@ export class MessagesService {
   readonly #dialect: DialectName;
   readonly #storage: FileStorage;
   readonly #hub: LiveHub;
-  readonly #deps: Pick<AppDeps, "config" | "fileEvents">;
+  readonly #deps: Pick<AppDeps, "config" | "fileEvents" | "legacyMessageOrder">;
   readonly #onStored: (row: MessageRow) => void;
 
   /** `onStored`: told of each new message once it is announced (operator-alerts.service.ts pushes families' ones). */
@@ -187,7 +187,7 @@ export class MessagesService {
     // No read first: the insert itself skips a clientId this sender already used, and then the message stored the
     // first time is the answer. The common case, a new message, is one statement before the conversation's.
     const { row, created } = await this.#db.transaction().execute(async (trx) => {
-      await lockMessageSequence(trx, this.#dialect);
+      await lockConversationMessages(trx, this.#dialect, conversationUserId, this.#deps.legacyMessageOrder);
       const inserted = await repo.insertMessage(trx, {
         user_id: conversationUserId,
         sender_id: sender.userId,

@@ -29,7 +29,7 @@ export async function providerMessageExists(db: Db, providerMessageId: string): 
 /** Stores an inbound WhatsApp message unless its provider id is already stored (then undefined). */
 export async function insertInboundMessage(
   db: Db,
-  values: Required<Omit<Insertable<MessagesTable>, "id">>,
+  values: Required<Omit<Insertable<MessagesTable>, "id" | "tx">>,
 ): Promise<MessageRow | undefined> {
   return db
     .insertInto("messages")

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { type ChatMessage, MESSAGE_TEXT_MAX_LENGTH, VOICE_NOTE_MAX_BYTES } from "@hikaya/contracts";
-import { type DialectName, lockMessageSequence } from "../../db/dialect.ts";
+import { type DialectName, lockConversationMessages } from "../../db/dialect.ts";
 import type { AppDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { normalizePhone } from "../auth/phone.ts";
@@ -41,7 +41,7 @@ export type InboundOutcome = "stored" | "duplicate" | "unknown_sender" | "nothin
 /** How a facilitator's reply reaches a family that writes by WhatsApp. */
 export type ReplyRoute = { via: "whatsapp" | "template"; phone: string; language: "en" | "ar" } | null;
 
-type Deps = Pick<AppDeps, "db" | "config" | "messages" | "fileEvents">;
+type Deps = Pick<AppDeps, "db" | "config" | "messages" | "fileEvents" | "legacyMessageOrder">;
 
 /**
  * The families' own WhatsApp (issue 40): an inbound WhatsApp message lands in the sender's conversation as if sent
@@ -83,7 +83,7 @@ export class WhatsAppService {
     const voice = media ? await this.#messages.storeVoiceNote(account.id, await this.#fetchMedia(media.url)) : null;
     const at = this.#now().toISOString();
     const row = await db.transaction().execute(async (trx) => {
-      await lockMessageSequence(trx, this.#dialect);
+      await lockConversationMessages(trx, this.#dialect, account.id, this.#deps.legacyMessageOrder);
       const inserted = await whatsappRepo.insertInboundMessage(trx, {
         user_id: account.id,
         sender_id: account.id,
