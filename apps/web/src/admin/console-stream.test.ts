@@ -76,14 +76,17 @@ describe("the console's live stream, shared between tabs", () => {
     expect(tabs.map((t) => t.leading)).toEqual([true, false, false]);
 
     server.open()[0]?.options.onReady?.();
+    // The stream of every conversation follows commit order, not id order: 9 can come before 7.
+    server.open()[0]?.options.onMessage(message("9"));
     server.open()[0]?.options.onMessage(message("7"));
-    await vi.waitFor(() => expect(seen.map((s) => s.length)).toEqual([3, 3, 3]));
+    await vi.waitFor(() => expect(seen.map((s) => s.length)).toEqual([6, 6, 6]));
 
     stops[0]?.(); // the leader tab closes
     await vi.waitFor(() => expect(server.open()).toHaveLength(1));
     expect(server.sources).toHaveLength(2);
     expect(tabs.map((t) => t.leading)).toEqual([false, true, false]);
-    // The new leader starts from the last message every tab saw, so the server replays what the handover missed.
+    // The new leader starts from the last message every tab saw (the stream's order, not the highest id), so the
+    // server replays what the handover missed.
     expect(server.open()[0]?.options.after).toBe("7");
     server.open()[0]?.options.onMessage(message("8"));
     await vi.waitFor(() => expect(seen.map((s) => s.at(-1))).toEqual(["7", "8", "8"]));

@@ -143,7 +143,9 @@ export class ConsoleStream {
     const listeners = [...this.#listeners];
     switch (event.type) {
       case "message":
-        if (!this.#lastId || Number(event.message._id) > Number(this.#lastId)) this.#lastId = event.message._id;
+        // The last one, not the highest id: the server resumes at that message's place in its order, and the stream of
+        // every conversation follows commit order, which is not id order across conversations.
+        this.#lastId = event.message._id;
         for (const l of listeners) l.onMessage?.(event.message);
         break;
       case "assignment":

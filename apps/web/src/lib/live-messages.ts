@@ -2,7 +2,7 @@
  * The Message Center's live stream (Server-Sent Events). EventSource cannot send headers, so the
  * access token travels as `?access_token=` (accepted by the stream endpoints only). Every event carries
  * the message id; after a drop the browser reconnects with Last-Event-ID, and when it gives up (an
- * expired token, a server restart answering 503) we reconnect ourselves with `?after=<last id>`, so the
+ * expired token, a server restart answering 503) we reconnect ourselves with `?after=<id of the last message>`, so the
  * server replays exactly what was missed.
  */
 import type { ChatMessage, LiveAssignment, LiveNote } from "@hikaya/contracts";
@@ -58,7 +58,9 @@ export function connectLiveMessages(options: LiveOptions): () => void {
     source = es;
     es.addEventListener("message", (event) => {
       const message = JSON.parse((event as MessageEvent<string>).data) as ChatMessage;
-      if (!lastId || Number(message._id) > Number(lastId)) lastId = message._id;
+      // The last one: the server resumes after its place in the stream's order (commit order; a family's own stream
+      // is in id order too).
+      lastId = message._id;
       options.onMessage(message);
     });
     es.addEventListener("assignment", (event) => {
