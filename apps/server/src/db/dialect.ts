@@ -87,7 +87,7 @@ export async function retryLostRace<T>(work: () => Promise<T>, attempts = 3): Pr
  * stream catches up by `id > last` without skipping a row (PostgreSQL hands out sequence values before commit). The
  * first statement of the insert's transaction: the transaction id it takes on its first write then also comes after
  * the previous message's commit, so (tx, id) and id order agree within a conversation. Other conversations are not
- * held up; readers of every conversation follow `messageSettled`. SQLite has one writer already.
+ * held up; readers of every conversation follow `runningTransactions`. SQLite has one writer already.
  * `everyConversation` is the design before issue 41 (one lock for the whole database), kept for the scale bench.
  */
 export async function lockConversationMessages(
@@ -116,6 +116,14 @@ export const runningTransactions = sql<{ ours: string | null; others: string | n
   from pg_snapshot_xip(pg_current_snapshot()) as x8,
     (select coalesce(array_agg(backend_xid), '{}') as xids from pg_stat_activity
       where datname = current_database() and backend_xid is not null) as a`;
+
+/**
+ * A message older than every transaction running anywhere in the cluster (PostgreSQL): nothing can ever commit
+ * before it. Always true on SQLite.
+ */
+export function olderThanEveryTransaction(dialect: DialectName): RawBuilder<SqlBool> {
+  return dialect === "postgres" ? sql<SqlBool>`tx < pg_snapshot_xmin(pg_current_snapshot())` : sql<SqlBool>`1 = 1`;
+}
 
 /** `(tx, id) > position` or `<= position` in messages' reading order, the transaction id cast as the column's type. */
 export function messagePositionCompare(

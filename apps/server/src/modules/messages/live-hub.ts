@@ -102,7 +102,7 @@ export function isAfter(a: MessagePosition, b: MessagePosition): boolean {
  * Per-process fan-out of new messages to open streams. A bus signal (from this process or, through
  * LISTEN/NOTIFY, another replica) only says "there is something new"; the hub then reads every message
  * after its cursor, once for all its connections, in (tx, id) order, and stops at the first message not yet settled
- * (dialect.ts messageSettled: an older transaction may still commit one before it), reading again shortly. So the
+ * (dialect.ts runningTransactions: an older transaction may still commit one before it), reading again shortly. So the
  * hub never skips a row, though conversations are written side by side; within a conversation that order is id
  * order (dialect.ts lockConversationMessages), so a family's stream resumes after an id. Each connection's
  * last position keeps replay and live delivery from overlapping.

@@ -1,6 +1,12 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from "kysely";
 import type { DB } from "../../db/database.ts";
-import { containsText, type DialectName, messagePositionCompare, runningTransactions } from "../../db/dialect.ts";
+import {
+  containsText,
+  type DialectName,
+  messagePositionCompare,
+  olderThanEveryTransaction,
+  runningTransactions,
+} from "../../db/dialect.ts";
 import { prepared } from "../../db/prepared.ts";
 import type { Database, MessagesTable } from "../../db/schema.ts";
 
@@ -161,9 +167,14 @@ export async function listMessagesBetween(
  * reader starting now may begin. SQLite: the last message.
  */
 export async function lastSettledPosition(db: Db, dialect: DialectName): Promise<MessagePosition> {
-  let query = db.selectFrom("messages").select(["tx", "id"]);
-  if (dialect === "postgres") query = query.where(sql<boolean>`tx < pg_snapshot_xmin(pg_current_snapshot())`);
-  const row = await query.orderBy("tx", "desc").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("messages")
+    .select(["tx", "id"])
+    .where(olderThanEveryTransaction(dialect))
+    .orderBy("tx", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row ? positionOf(row) : { tx: "0", id: 0 };
 }
 
