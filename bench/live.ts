@@ -268,7 +268,7 @@ async function burst(
   return { p50: pct(sorted, 50), p99: pct(sorted, 99), lost, duplicated, misrouted, deliveries: expected, serverCpuMs, loadBusy };
 }
 
-async function atSize(n: number) {
+async function atSize(n: number, cmd = CMD) {
   const { fail, report } = await import("./lib.ts");
   const plan = tabPlan(n);
   const sentAt = new Map<string, number>();
@@ -317,7 +317,7 @@ async function atSize(n: number) {
     report(
       `live: RSS per open SSE connection at ${n.toLocaleString("en")} connections, /proc after GC: average over all | growth from ${n / 2} to ${n} (app; bare node:http broadcaster)`,
       `${appRss.average.toFixed(1)} KB | ${appRss.marginal.toFixed(1)} KB; ${baseRss.average.toFixed(1)} KB | ${baseRss.marginal.toFixed(1)} KB (goal ≤ ${GOAL_RSS_KB} KB)`,
-      CMD,
+      cmd,
     );
     // The average carries the heap's own growth steps (young generation, arenas) spread over the connections; the
     // growth over the second half is what one more connection costs. A miss needs both over the goal.
@@ -334,7 +334,7 @@ async function atSize(n: number) {
     report(
       `live: burst of ${BURST} messages (${SEND_CONCURRENCY} in flight) to ${n.toLocaleString("en")} connections, send→delivery p50 / p99, median of ${ROUNDS} alternating rounds (app | bare broadcaster)`,
       `${median(app.map((x) => x.p50)).toFixed(1)} / ${appP99.toFixed(1)} ms | ${median(base.map((x) => x.p50)).toFixed(1)} / ${baseP99.toFixed(1)} ms: p99 ratio ${ratio.toFixed(2)} (goal ≤ ${GOAL_P99_RATIO}, round spread ±${(noise * 100).toFixed(0)} %); ${app[0]?.deliveries ?? 0} deliveries a round`,
-      CMD,
+      cmd,
     );
     if (ratio > GOAL_P99_RATIO * (1 + noise))
       fail(
@@ -349,13 +349,13 @@ async function atSize(n: number) {
     report(
       `live: server CPU per message sent in a burst to ${n.toLocaleString("en")} connections, /proc, median of ${ROUNDS} rounds (app | bare broadcaster)`,
       `${appCpu.toFixed(2)} ms | ${baseCpu.toFixed(2)} ms: ratio ${(appCpu / baseCpu).toFixed(2)}; load generator on its core ≤ ${(busiest * 100).toFixed(0)} % of a burst`,
-      CMD,
+      cmd,
     );
     const wrong = { lost: sum(app, "lost"), duplicated: sum(app, "duplicated"), misrouted: sum(app, "misrouted") };
     report(
       `live: app deliveries at ${n.toLocaleString("en")} connections over ${ROUNDS} bursts`,
       `lost ${wrong.lost}, duplicated ${wrong.duplicated}, misrouted ${wrong.misrouted} (baseline: lost ${sum(base, "lost")}, duplicated ${sum(base, "duplicated")})`,
-      CMD,
+      cmd,
     );
     if (wrong.lost || wrong.duplicated || wrong.misrouted) fail(`live delivery at ${n}: not every message exactly once`);
   } finally {
@@ -364,14 +364,15 @@ async function atSize(n: number) {
   }
 }
 
-export async function benchLive() {
+/** `sizes` and `cmd`: another bench's run of these figures (scale.ts: 10,000 streams). */
+export async function benchLive(sizes = SIZES, cmd = CMD) {
   console.log(
-    `live: ${SIZES.join(" and ")} SSE connections, app vs a bare node:http broadcaster, ` +
+    `live: ${sizes.join(" and ")} SSE connections, app vs a bare node:http broadcaster, ` +
       (PIN ? "servers on core 0, load on core 1 (taskset)" : "NOT pinned"),
   );
   if (PIN) execFileSync("taskset", ["-pc", "1", String(process.pid)], { stdio: "ignore" });
   try {
-    for (const n of SIZES) await atSize(n);
+    for (const n of sizes) await atSize(n, cmd);
   } finally {
     if (PIN) execFileSync("taskset", ["-pc", `0-${cores() - 1}`, String(process.pid)], { stdio: "ignore" });
   }

@@ -17,6 +17,7 @@ const benches: { name: string; file: string; fn: string }[] = [
   { name: "media", file: "media.ts", fn: "benchMedia" },
   { name: "scale", file: "scale-media.ts", fn: "benchScaleMedia" },
   { name: "scale", file: "scale-program.ts", fn: "benchScaleProgram" },
+  { name: "scale", file: "scale.ts", fn: "benchScale" },
 ];
 
 const only = process.argv.slice(2);
