@@ -111,6 +111,7 @@ const FILES = {
   "storage/stored-sources.ts": "service",
   "storage/story-media.ts": "service",
   "web/form-page.ts": "http",
+  "web/prerender-fills.ts": "http",
   "web/route-preloads.ts": "http",
   "web/session-handoff.ts": "http",
   "web/web-files.ts": "cache",

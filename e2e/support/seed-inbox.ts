@@ -76,7 +76,8 @@ export function seedInbox(options: { count: number; prefix: string; label: strin
 const INSERT_MESSAGE =
   "insert into messages (user_id, sender_id, sender_role, message_type, body, created_at, channel) values (?, ?, 'user', 'text', ?, ?,";
 
-function openServerDatabase(): DatabaseSync {
+/** The running e2e server's SQLite database, for what no API does (the caller closes it). */
+export function openServerDatabase(): DatabaseSync {
   const db = new DatabaseSync(join(process.env.E2E_DATA_DIR ?? "", "hikaya.db"));
   db.exec("pragma busy_timeout = 10000");
   return db;

@@ -1,5 +1,9 @@
+import { readFileSync } from "node:fs";
 import { TEXT } from "../pages/account.ts";
+import { adminToken } from "../pages/admin.ts";
+import { DEMO_FILES } from "../support/console-setup.ts";
 import { expect, test } from "../support/fixtures.ts";
+import { openServerDatabase } from "../support/seed-inbox.ts";
 
 /** The public screens arrive as HTML in the person's language (apps/web build/prerender.ts), then React hydrates them. */
 
@@ -31,6 +35,67 @@ test("with JavaScript off, the landing and account screens are real pages in the
     await page.goto("/landing");
     await expect(page.getByRole("button", { name: TEXT[lang].common.landing.skip })).toBeVisible();
   } finally {
+    await context.close();
+  }
+});
+
+test("with JavaScript off, /landing shows its intro video with its poster, and terms and privacy their documents", async ({
+  browser,
+  request,
+  lang,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  // A processed intro (the e2e server does not process the demo's): the demo clip uploaded as an instruction video,
+  // which is processed at upload, then made the landing's in both languages straight in the database, since the
+  // console's own save would delete the demo's intro file it replaced.
+  const headers = { authorization: `Bearer ${await adminToken(request)}` };
+  const upload = await request.post("/api/admin/uploads/instruction", {
+    headers,
+    multipart: { file: { name: "intro.mp4", mimeType: "video/mp4", buffer: readFileSync(DEMO_FILES.video) } },
+  });
+  expect(upload.status(), await upload.text()).toBe(200);
+  const src = ((await upload.json()) as { path: string }).path;
+  const posterOf = async () =>
+    ((await (await request.get(`/api/media/stream?src=${encodeURIComponent(src)}`)).json()) as { poster: string | null }).poster;
+  await expect.poll(posterOf, { timeout: 60_000 }).not.toBeNull();
+  const poster = (await posterOf()) as string;
+  const db = openServerDatabase();
+  const intro = "select media_path, media_path_ar from instructions where location = 'Landing Page'";
+  const before = db.prepare(intro).get() as { media_path: string; media_path_ar: string | null };
+  const setIntro = db.prepare("update instructions set media_path = ?, media_path_ar = ? where location = 'Landing Page'");
+  setIntro.run(src, src);
+  const context = await browser.newContext({ javaScriptEnabled: false, locale: lang, baseURL });
+  const page = await context.newPage();
+  try {
+    await page.goto("/landing");
+    const video = page.getByRole("main").locator("video");
+    await expect(video).toBeVisible();
+    await expect(video).toHaveAttribute("poster", poster);
+    await expect(video).toHaveAttribute("src", src);
+    // Without scripts its own controls play it; nothing is fetched before that tap.
+    await expect(video).toHaveAttribute("controls", "");
+    await expect(video).toHaveAttribute("preload", "none");
+    expect(await video.evaluate((v: HTMLVideoElement) => v.poster !== "" && v.readyState === 0)).toBe(true);
+
+    const documents = (await (await request.get(`/api/get/contents?lang=${lang}`)).json()) as Record<string, string>;
+    const t = TEXT[lang];
+    await page.goto("/register");
+    for (const [name, path, key] of [
+      [t.account.links.terms, "/termandcondtion", "termsAndCondition"],
+      [t.account.links.privacy, "/privacypolicy", "privacyAndPolicy"],
+    ] as const) {
+      await expect(page.getByRole("link", { name, exact: true })).toHaveAttribute("href", path);
+      const shown = await context.newPage();
+      await shown.goto(path);
+      expect(documents[key]).toMatch(/\.pdf$/);
+      await expect(shown.getByRole("link", { name: t.info.documents.download })).toHaveAttribute("href", documents[key] ?? "");
+      await expect(shown.getByRole("status")).toHaveCount(0);
+      await shown.close();
+    }
+  } finally {
+    setIntro.run(before.media_path, before.media_path_ar);
+    db.close();
     await context.close();
   }
 });

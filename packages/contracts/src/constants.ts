@@ -69,3 +69,12 @@ export const storyMediaPath = (key: string) => `/storage/v1/object/authenticated
 
 /** The longest search the console's lists accept; a longer one is refused with `search_too_long`. */
 export const SEARCH_MAX_LENGTH = 200;
+
+/**
+ * Places in a prerendered screen the server fills per request (issue 38: the first screen is real before any script):
+ * the element carries `data-fill="<slot>"` and the server adds the address the operator set in the console (the
+ * landing video's `src` and `poster`, a document's `href`), which a build cannot know.
+ */
+export const PRERENDER_FILL_ATTRIBUTE = "data-fill";
+export const PRERENDER_SLOTS = { landingVideo: "landing-video", terms: "terms", privacy: "privacy" } as const;
+export type PrerenderSlot = (typeof PRERENDER_SLOTS)[keyof typeof PRERENDER_SLOTS];

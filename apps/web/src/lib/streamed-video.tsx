@@ -4,7 +4,7 @@ import { useStreamSource } from "./stream-source.ts";
 /**
  * A <video> of a stored file that plays its HLS version once the server has one (issue 29: weak connections), else
  * the file itself: the question, instruction and landing videos. `onAttached` runs when a source is set, for a
- * player that starts playing by itself. The story player uses `useStreamSource` directly (captions, poster).
+ * player that starts playing by itself. Without `src` yet (its address is on its way) the element is there, empty. The story player uses `useStreamSource` directly (captions, poster).
  */
 export function StreamedVideo({
   src,
@@ -12,7 +12,7 @@ export function StreamedVideo({
   onAttached,
   ...props
 }: Omit<VideoHTMLAttributes<HTMLVideoElement>, "src"> & {
-  src: string;
+  src: string | null;
   ref?: Ref<HTMLVideoElement | null>;
   onAttached?: (video: HTMLVideoElement) => void;
 }) {

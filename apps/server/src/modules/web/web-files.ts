@@ -98,6 +98,12 @@ export class WebFiles {
     return true;
   }
 
+  /** A small file's text from memory (a prerendered screen the server fills in), or null when it is not one. */
+  async text(file: string): Promise<string | null> {
+    const entry = await this.#load(file);
+    return entry ? entry.bodies.identity.toString("utf8") : null;
+  }
+
   async #load(file: string): Promise<WebFile | null> {
     const held = this.#entries.get(file);
     const now = this.#now();

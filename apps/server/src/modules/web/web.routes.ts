@@ -4,6 +4,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, notFound } from "../../errors.ts";
 import { sendError } from "../../plugins/error-handler.ts";
+import { encodeFor, fillScreen, fillsFor, isFilledScreen } from "./prerender-fills.ts";
 import { languageOf, RoutePreloads } from "./route-preloads.ts";
 import { isPlainPath, WEB_FILES_SHARE, WebFiles } from "./web-files.ts";
 
@@ -68,7 +69,19 @@ export async function webRoutes(app: FastifyInstance) {
     // The web build writes the public screens prerendered in each language (apps/web build/prerender.ts). Such a page
     // is painted by its HTML and stylesheets: preloading its scripts beside them would only slow that paint.
     const prerendered = `prerendered/${language}${path}.html`;
-    if (isPlainPath(prerendered) && existsSync(join(root, prerendered))) return sendFile(request, reply, prerendered);
+    if (isPlainPath(prerendered) && existsSync(join(root, prerendered))) {
+      const html = isFilledScreen(path) ? await files.text(prerendered) : null;
+      if (html === null) return sendFile(request, reply, prerendered);
+      // What the operator uploaded since the build (the landing video, the documents) goes into the page per request.
+      const filled = fillScreen(html, await fillsFor(app.deps, path, language));
+      const { body, encoding } = await encodeFor(filled, String(request.headers["accept-encoding"] ?? ""));
+      reply.header("vary", "cookie, accept-language, accept-encoding");
+      reply.header("cache-control", REVALIDATE);
+      reply.header("content-type", "text/html; charset=utf-8");
+      if (encoding) reply.header("content-encoding", encoding);
+      reply.header("content-length", body.length);
+      return reply.send(request.method === "HEAD" ? undefined : body);
+    }
     const link = preloads.linkFor(path, language);
     if (link) reply.header("link", link);
     return sendFile(request, reply, "index.html");
