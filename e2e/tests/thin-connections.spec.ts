@@ -95,6 +95,11 @@ test("Save-Data starts in Save data; Audio only plays the sound alone on 400 kbi
       })
       .toBe("audio_only");
     await shot("thin-viewing-mode");
+    // The home's card says what the story costs in that mode, as the player will.
+    await page.goto("/");
+    const cardSize = page.locator(`li:has(a[href="/story/${storyId}"])`).getByTestId("story-card-size");
+    await expect(cardSize).toContainText(w.stories.story.size.replace(" {{size}}", "").trim());
+    const costs = await cardSize.textContent();
 
     // Every media request in order: the poster must not share the weak link with the first segment.
     const fetched: string[] = [];
@@ -132,6 +137,7 @@ test("Save-Data starts in Save data; Audio only plays the sound alone on 400 kbi
     expect(await watched(page)).toMatchObject({ started: true, stalls: 0 });
     // The size of the sound alone, in the person's language.
     await expect(page.getByTestId("story-size")).toContainText(w.stories.story.size.replace(" {{size}}", "").trim());
+    await expect(page.getByTestId("story-size")).toHaveText(costs ?? "");
     await shot("thin-audio-only");
   } finally {
     await user.context.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { attachSource, fetchMediaStream, HLS_TYPE, type HlsModule, prefetchHls } from "./stream-source.ts";
+import { attachSource, fetchMediaStream, HLS_TYPE, type HlsModule, modeSize, prefetchHls } from "./stream-source.ts";
 
 const ORIGINAL = "/storage/v1/object/sign/story-media/a.mp4?expires=1&signature=s";
 const STREAM = {
@@ -137,6 +137,14 @@ describe("the person's viewing mode (issue 38)", () => {
     const older = fakeVideo(true);
     await attachSource(older, ORIGINAL, { ...STREAM, audioOnly: null }, hls.load, "audio_only");
     expect(older.src).toBe(STREAM.hls);
+  });
+
+  it("costs each mode its own bytes, and the lowest rung's for the sound alone of a stream that has none", () => {
+    const sizes = { best: 4_000_000, saveData: 900_000, audioOnly: 300_000 };
+    expect(modeSize("best", sizes)).toBe(4_000_000);
+    expect(modeSize("save_data", sizes)).toBe(900_000);
+    expect(modeSize("audio_only", sizes)).toBe(300_000);
+    expect(modeSize("audio_only", { ...sizes, audioOnly: null })).toBe(900_000);
   });
 });
 

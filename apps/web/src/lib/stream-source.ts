@@ -45,6 +45,39 @@ export function fetchMediaStream(src: string): Promise<MediaStream | null> {
   return answer;
 }
 
+type ModeSizes = NonNullable<MediaStream["sizes"]>;
+const SIZE_OF: Record<ViewingMode, (sizes: ModeSizes) => number | null> = {
+  best: (sizes) => sizes.best,
+  save_data: (sizes) => sizes.saveData,
+  audio_only: (sizes) => sizes.audioOnly,
+};
+
+/**
+ * The bytes a video costs in a viewing mode (issue 38: the story card and the player say it, "4.2 MB"); a stream with
+ * no sound-alone variant plays its lowest rung instead.
+ */
+export const modeSize = (mode: ViewingMode, sizes: ModeSizes): number => SIZE_OF[mode](sizes) ?? sizes.saveData;
+
+/**
+ * What the video at `src` costs in `mode`, once the server has said (the answer is shared with the player, which
+ * asks about the same link): null while unknown, for a video not processed, or without an address or a mode.
+ */
+export function useStreamSize(src: string | null | undefined, mode: ViewingMode | null): number | null {
+  const [sizes, setSizes] = useState<{ src: string; sizes: ModeSizes | null } | null>(null);
+  useEffect(() => {
+    if (!src) return;
+    let live = true;
+    void fetchMediaStream(src).then((stream) => {
+      if (live) setSizes({ src, sizes: stream?.hls ? (stream.sizes ?? null) : null });
+    });
+    return () => {
+      live = false;
+    };
+  }, [src]);
+  const known = sizes !== null && sizes.src === src ? sizes.sizes : null;
+  return known && mode ? modeSize(mode, known) : null;
+}
+
 /**
  * Keeps a stream the server already sent with the video's link (a story's own answer, issue 38), so the player does
  * not ask about it again before its first segment.

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import type { Story } from "@hikaya/contracts";
-import { cleanup, fireEvent, render } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { initI18n, loadNamespaces } from "../../lib/i18n.ts";
 import { StoryCard } from "./story-card.tsx";
 
@@ -9,7 +10,10 @@ beforeAll(async () => {
   await initI18n();
   await loadNamespaces("stories");
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
 
 const story = {
   id: "s1",
@@ -43,5 +47,42 @@ describe("a story card's thumbnail", () => {
     fireEvent.error(thumbnail(container));
     expect(container.querySelector("img")).toBeNull();
     expect(getByTestId("thumbnail-placeholder")).toBeTruthy();
+  });
+});
+
+describe("a story card's size (issue 38)", () => {
+  const asked: string[] = [];
+  const answer = (stream: unknown) =>
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        asked.push(String(url));
+        return new Response(JSON.stringify(stream), { status: 200, headers: { "content-type": "application/json" } });
+      }),
+    );
+  const withQueries = (card: React.ReactNode) => <QueryClientProvider client={new QueryClient()}>{card}</QueryClientProvider>;
+  const sizes = { best: 4_212_345, saveData: 912_000, audioOnly: 310_000 };
+
+  it("shows what the story costs in the person's mode (a visitor's browser: best) once its video has a stream", async () => {
+    asked.length = 0;
+    answer({ hls: "/s/master.m3u8", poster: null, durationSeconds: 40, sizes });
+    const url = "/storage/v1/object/sign/story-media/a.mp4?expires=1&signature=x";
+    render(withQueries(<StoryCard story={{ ...story, id: "sized", watchStatus: "Active", url }} />));
+    await waitFor(() => expect(screen.getByTestId("story-card-size").textContent).toBe("Size: 4.2 MB"));
+    expect(asked).toEqual([`/api/media/stream?src=${encodeURIComponent(url)}`]);
+  });
+
+  it("shows none for a video not processed yet, nor for a locked story (it has no address)", async () => {
+    answer({ hls: null, poster: null, durationSeconds: null, sizes: null });
+    const url = "/storage/v1/object/sign/story-media/b.mp4?expires=1&signature=x";
+    render(withQueries(<StoryCard story={{ ...story, id: "raw", watchStatus: "Active", url }} />));
+    await waitFor(() => expect(asked).toContain(`/api/media/stream?src=${encodeURIComponent(url)}`));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(screen.queryByTestId("story-card-size")).toBeNull();
+    cleanup();
+    asked.length = 0;
+    render(withQueries(<StoryCard story={{ ...story, id: "locked", watchStatus: "Locked" }} />));
+    expect(screen.queryByTestId("story-card-size")).toBeNull();
+    expect(asked).toEqual([]);
   });
 });

@@ -1,7 +1,10 @@
 import type { Story } from "@hikaya/contracts";
 import { useState } from "react";
+import { useViewingMode } from "../../lib/account.ts";
+import { formatBytes } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link } from "../../lib/router.tsx";
+import { useStreamSize } from "../../lib/stream-source.ts";
 import { thumbnailOf } from "./api/stories-list.ts";
 import { cardLook } from "./journey-rules.ts";
 import { OfflineDownload } from "./offline/offline-download.tsx";
@@ -34,6 +37,18 @@ function PlayIcon() {
     <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
       <path d="M8 5.5v13l11-6.5z" fill="currentColor" />
     </svg>
+  );
+}
+
+/** What the story costs in the person's viewing mode ("Size: 4.2 MB", issue 38), once its video has a stream. */
+function StorySize({ src }: { src: string }) {
+  const { t, i18n } = useTranslation("stories");
+  const bytes = useStreamSize(src, useViewingMode());
+  if (bytes === null) return null;
+  return (
+    <p className="story-card__size" data-testid="story-card-size">
+      {t("story.size", { size: formatBytes(bytes, i18n.language) })}
+    </p>
   );
 }
 
@@ -84,6 +99,8 @@ export function StoryCard({ story, priority = false }: { story: Story; priority?
       <div className="story-card__text">
         <h2 className="story-card__title">{title}</h2>
         {showSubtitle && <p className="story-card__subtitle">{storySubtitle(story)}</p>}
+        {/* Only a story the person may watch has its video's address (a locked one has none). */}
+        {look !== "locked" && story.url && <StorySize src={story.url} />}
       </div>
       {look === "locked" ? (
         <span

@@ -1,4 +1,4 @@
-import type { MediaStream, Story, ViewingMode } from "@hikaya/contracts";
+import type { Story } from "@hikaya/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useRequireUser } from "../../components/require-user.ts";
@@ -12,7 +12,7 @@ import { formatBytes } from "../../lib/format.ts";
 import { currentLanguage, useTranslation } from "../../lib/i18n.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { getUserId } from "../../lib/session.ts";
-import { rememberMediaStream, useStreamSource } from "../../lib/stream-source.ts";
+import { modeSize, rememberMediaStream, useStreamSource } from "../../lib/stream-source.ts";
 import { toast } from "../../lib/toast.tsx";
 import { questionsQuery } from "./api/questions.ts";
 import { useStory, useWatchStory } from "./api/stories.ts";
@@ -61,7 +61,7 @@ function NativePlayer({
     if (end - el.currentTime >= POSTER_AFTER_SECONDS || end >= el.duration - 0.1) setPosterDue(true);
   };
   usePlaybackPosition(video, story.id, story.positionSeconds ?? 0, attached);
-  const bytes = mode && stream?.sizes ? (SIZE_OF[mode](stream.sizes) ?? stream.sizes.saveData) : null;
+  const bytes = mode && stream?.sizes ? modeSize(mode, stream.sizes) : null;
   const captions = stream?.captions ?? [];
   const { choice, setChoice } = useCaptions(video, captions);
 
@@ -119,13 +119,6 @@ function NativePlayer({
     </div>
   );
 }
-
-/** The bytes a mode costs; a stream with no sound-alone variant plays its lowest rung instead. */
-const SIZE_OF: Record<ViewingMode, (sizes: NonNullable<MediaStream["sizes"]>) => number | null> = {
-  best: (sizes) => sizes.best,
-  save_data: (sizes) => sizes.saveData,
-  audio_only: (sizes) => sizes.audioOnly,
-};
 
 function EmbeddedPlayer({
   embed,
