@@ -3,14 +3,16 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import type { ViewingMode } from "@hikaya/contracts";
 import { STORY_MEDIA_BUCKET } from "@hikaya/contracts";
-import { LANGUAGE_COOKIE } from "@hikaya/contracts/constants";
 import type { Browser } from "@playwright/test";
 import { loadBinaries } from "../apps/server/src/modules/media/ffmpeg.ts";
 import { findJobs } from "../apps/server/src/modules/media/media.repository.ts";
 import { createTestUser } from "../apps/server/src/test/test-users.ts";
 import { launchChromium, SLOW_4G } from "./browser.ts";
 import { fail, type LoadResult, load, type RunningApp, report, startApp } from "./lib.ts";
+import { ladderCpu } from "./media-cpu.ts";
+import { type Network, type Playback, play, THIN_400, THIN_750, UNTHROTTLED } from "./media-play.ts";
 import { familySession } from "./web-session.ts";
 
 const run = promisify(execFile);
@@ -19,20 +21,51 @@ const COMMAND = "npm run build && npm run bench -- media";
 // The story page plays on arrival; a tap would otherwise be needed for sound, which a bench cannot give.
 const AUTOPLAY = ["--autoplay-policy=no-user-gesture-required"];
 
-const UNTHROTTLED = { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 };
-
 const INPUT_SECONDS = 60;
-const PLAY_SECONDS = 20;
-/** The longest a playback is watched (a progressive 5 Mbit/s file on 1.6 Mbit/s would take a minute for 20 s). */
-const PLAY_LIMIT_MS = 45_000;
+/** Issue 38 counts stalls and bytes over 30 s of a story. */
+const PLAY_SECONDS = 30;
 
-const GOALS = { firstFrameMs: 2500, stalledShare: 0.01, hd720Ms: 10_000, p99Ratio: 2 };
+const GOALS = {
+  firstFrameMs: 2000,
+  thinFirstMs: 3000,
+  stalledShare: 0.01,
+  hd720Ms: 10_000,
+  p99Ratio: 2,
+  oneDecodeRatio: 0.8,
+};
+
+/**
+ * Each playback: a connection, a viewing mode (the account's, as the profile's choice sets it), and its goals. On
+ * slow 4G the original MP4 is measured too (the app's fallback, and what a family paid before HLS).
+ */
+const PLAYBACKS: {
+  network: Network;
+  name: string;
+  mode: ViewingMode;
+  original?: boolean;
+  firstMs?: number;
+  stalled?: boolean;
+}[] = [
+  { network: SLOW_4G, name: "slow 4G (1.6 Mbit/s, 150 ms)", mode: "best", firstMs: GOALS.firstFrameMs, stalled: true },
+  { network: SLOW_4G, name: "slow 4G (1.6 Mbit/s, 150 ms)", mode: "best", original: true },
+  { network: SLOW_4G, name: "slow 4G (1.6 Mbit/s, 150 ms)", mode: "save_data" },
+  { network: SLOW_4G, name: "slow 4G (1.6 Mbit/s, 150 ms)", mode: "audio_only" },
+  { network: THIN_750, name: "750 kbit/s, 300 ms", mode: "best", stalled: true },
+  { network: THIN_750, name: "750 kbit/s, 300 ms", mode: "save_data", stalled: true },
+  { network: THIN_750, name: "750 kbit/s, 300 ms", mode: "audio_only", stalled: true },
+  { network: THIN_400, name: "400 kbit/s, 400 ms", mode: "best" },
+  { network: THIN_400, name: "400 kbit/s, 400 ms", mode: "save_data", firstMs: GOALS.thinFirstMs, stalled: true },
+  { network: THIN_400, name: "400 kbit/s, 400 ms", mode: "audio_only", firstMs: GOALS.thinFirstMs, stalled: true },
+];
+const MODE_NAMES: Record<ViewingMode, string> = { best: "Best quality", save_data: "Save data", audio_only: "Audio only" };
 
 /**
  * Issue 29: a story video on a weak phone connection. A 60 s 1080p upload at about 5 Mbit/s goes through the
  * console like an operator's, the app's worker turns it into HLS (240-720p), and Chromium at a phone's size plays it
  * through the story page, throttled, against the original progressive MP4 on the same connection; unthrottled, how
  * soon hls.js reaches 720p. Also the transcode's time per minute of input and `GET /api/stories` p99 while it runs.
+ * Issue 38: each viewing mode on slow 4G and on prepaid links of 750 and 400 kbit/s (first sound or frame, stalls and
+ * bytes over 30 s), and the ladder's CPU from one decode against the per-rung runs it replaced (media-cpu.ts).
  */
 export async function benchMedia() {
   console.log("media: a 60 s 1080p story video, transcoded and played on a slow phone connection");
@@ -57,6 +90,17 @@ export async function benchMedia() {
     console.log(
       `  input: ${(video.length / 1e6).toFixed(1)} MB, ${mbits.toFixed(1)} Mbit/s, made in ${((Date.now() - made) / 1000).toFixed(0)} s`,
     );
+
+    // Before the app starts: ffmpeg is then this process's only child, so its CPU is all that is counted.
+    const cpu = await ladderCpu(await loadBinaries(), input, join(dir, "ladder"));
+    const cpuRatio = cpu.oneDecode / cpu.perRung;
+    const cpuLabel = "CPU per minute of 1080p, the whole ladder (180-720p + audio, 1 thread): one decode / per-rung runs";
+    report(
+      cpuLabel,
+      `${cpu.oneDecode.toFixed(1)} / ${cpu.perRung.toFixed(1)} CPU-s = ${cpuRatio.toFixed(2)}× (goal ≤ ${GOALS.oneDecodeRatio}×)`,
+      COMMAND,
+    );
+    if (cpuRatio > GOALS.oneDecodeRatio) fail(`${cpuLabel}: ${cpuRatio.toFixed(2)}×`);
 
     running = await startApp();
     const app = running.app;
@@ -142,37 +186,68 @@ export async function benchMedia() {
     browser = await launchChromium(AUTOPLAY);
     const storage = { ...session };
     const page = { url, storyId: story.id };
-    const hls = await play(browser, page, storage, { network: SLOW_4G, original: false, from: "list" });
-    const mp4 = await play(browser, page, storage, { network: SLOW_4G, original: true, from: "list" });
-    for (const [name, p] of [
-      ["HLS", hls],
-      ["original MP4", mp4],
-    ] as const) {
-      const label = `story page, slow 4G (1.6 Mbit/s, 150 ms), ${name}`;
-      const reached = p.played >= PLAY_SECONDS ? "" : `; only ${p.played.toFixed(1)} s played in ${PLAY_LIMIT_MS / 1000} s`;
+    const setMode = async (viewingMode: ViewingMode) => {
+      const res = await fetch(`${url}/api/account/preferences`, {
+        method: "POST",
+        headers: { ...family, "content-type": "application/json" },
+        body: JSON.stringify({ viewingMode }),
+      });
+      if (!res.ok) throw new Error(`viewing mode ${res.status}: ${await res.text()}`);
+    };
+    const bytesOnSlow4G: { what: string; p: Playback }[] = [];
+    for (const run of PLAYBACKS) {
+      await setMode(run.mode);
+      const p = await play(browser, page, storage, {
+        network: run.network,
+        original: run.original === true,
+        from: "list",
+        seconds: PLAY_SECONDS,
+      });
+      const what = run.original ? "original MP4" : `HLS, ${MODE_NAMES[run.mode]}`;
+      const label = `story page, ${run.name}, ${what}`;
+      const reached = p.played >= PLAY_SECONDS ? "" : `; only ${p.played.toFixed(1)} s played in ${p.limitMs / 1000} s`;
+      const first = run.mode === "audio_only" ? "first sound" : "first frame";
       report(
-        `${label}: first frame from the tap on the story in the list / from the source`,
-        `${fmtMs(p.firstFrame)} / ${fmtMs(p.firstFrameFromSource)} (goal ≤ ${GOALS.firstFrameMs / 1000} s)`,
+        `${label}: ${first} from the tap on the story in the list / from the source`,
+        `${fmtMs(p.firstFrame)} / ${fmtMs(p.firstFrameFromSource)}${run.firstMs ? ` (goal ≤ ${run.firstMs / 1000} s)` : ""}`,
         COMMAND,
       );
       report(
         `${label}: stalled over ${PLAY_SECONDS} s of playback`,
-        `${(p.stalledShare * 100).toFixed(1)} % (${(p.stalledMs / 1000).toFixed(1)} s in ${p.stalls} stalls${reached}; goal ≤ ${GOALS.stalledShare * 100} %)`,
+        `${(p.stalledShare * 100).toFixed(1)} % (${(p.stalledMs / 1000).toFixed(1)} s in ${p.stalls} stalls${reached}` +
+          `${run.stalled ? `; goal ≤ ${GOALS.stalledShare * 100} %` : ""})`,
         COMMAND,
       );
-      if (name === "HLS") {
-        if (!(p.firstFrame <= GOALS.firstFrameMs)) fail(`${label}: first frame ${fmtMs(p.firstFrame)}`);
-        if (!(p.stalledShare <= GOALS.stalledShare)) fail(`${label}: stalled ${(p.stalledShare * 100).toFixed(1)} %`);
-      }
+      if (run.firstMs && !(p.firstFrame <= run.firstMs)) fail(`${label}: ${first} ${fmtMs(p.firstFrame)}`);
+      if (run.stalled && !(p.stalledShare <= GOALS.stalledShare))
+        fail(`${label}: stalled ${(p.stalledShare * 100).toFixed(1)} %`);
+      if (run.network === SLOW_4G) bytesOnSlow4G.push({ what, p });
     }
+    // What 30 s of the story cost in each mode, beside what it cost before issue 38 (HLS climbing freely: "best").
+    const today = bytesOnSlow4G.find((b) => b.what === `HLS, ${MODE_NAMES.best}`)?.p.bytes ?? Number.NaN;
+    for (const { what, p } of bytesOnSlow4G) {
+      const reached = p.played >= PLAY_SECONDS ? "" : ` (only ${p.played.toFixed(1)} s played in ${p.limitMs / 1000} s)`;
+      report(
+        `bytes fetched for ${PLAY_SECONDS} s of the story on slow 4G, ${what} / HLS best quality (today's)`,
+        `${fmtMb(p.bytes)} / ${fmtMb(today)} = ${(p.bytes / today).toFixed(2)}×${reached}`,
+        COMMAND,
+      );
+    }
+    await setMode("best");
     // A reminder's link opens the story page itself: the app's own scripts come over the same connection first.
-    const cold = await play(browser, page, storage, { network: SLOW_4G, original: false, from: "link" });
+    const cold = await play(browser, page, storage, { network: SLOW_4G, original: false, from: "link", seconds: PLAY_SECONDS });
     report(
       "story page opened from a link on slow 4G, nothing cached, HLS: first frame from the navigation (no goal)",
       `${fmtMs(cold.firstFrame)}, of which ${fmtMs(cold.firstFrameFromSource)} from the source`,
       COMMAND,
     );
-    const fast = await play(browser, page, storage, { network: UNTHROTTLED, original: false, from: "link", until720: true });
+    const fast = await play(browser, page, storage, {
+      network: UNTHROTTLED,
+      original: false,
+      from: "link",
+      seconds: PLAY_SECONDS,
+      until720: true,
+    });
     const label = "story page unthrottled, phone at 3× pixels: hls.js playing 720p after";
     report(label, `${fmtMs(fast.hd720)} from the tap (goal ≤ ${GOALS.hd720Ms / 1000} s)`, COMMAND);
     if (!(fast.hd720 <= GOALS.hd720Ms)) fail(`${label}: ${fmtMs(fast.hd720)}`);
@@ -185,116 +260,4 @@ export async function benchMedia() {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const fmtMs = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : "never");
-
-interface Playback {
-  firstFrame: number;
-  firstFrameFromSource: number;
-  stalledMs: number;
-  stalledShare: number;
-  stalls: number;
-  played: number;
-  hd720: number;
-}
-
-/**
- * One visit to the story page in a fresh 390x844 phone context (3 device pixels per CSS pixel, as the phones of that
- * size have: hls.js caps its level to the player's device pixels), with nothing in its cache. `from: "list"`: the
- * family opens the app at its story list, and once it has loaded taps the story (times from the tap: how long a
- * video takes to start, as video players count it); `from: "link"`: the story page is the first page opened, as from a
- * reminder (times from the navigation, the app's own start included).
- * `original`: the page cannot use Media Source or native HLS, so the app plays the original file (its fallback).
- */
-async function play(
-  browser: Browser,
-  page: { url: string; storyId: string },
-  storage: Record<string, string>,
-  options: { network: typeof SLOW_4G; original: boolean; from: "list" | "link"; until720?: boolean },
-): Promise<Playback> {
-  const context = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    deviceScaleFactor: 3,
-    isMobile: true,
-    hasTouch: true,
-    serviceWorkers: "block",
-  });
-  // The device chose Arabic: the cookie the app sets with the choice, so the server answers in it (as on a phone).
-  await context.addCookies([{ name: LANGUAGE_COOKIE, value: storage.i18nextLng ?? "en", url: page.url }]);
-  await context.addInitScript((items: Record<string, string>) => {
-    for (const [key, value] of Object.entries(items)) localStorage.setItem(key, value);
-  }, storage);
-  // Plain strings: the bench has no DOM types. Chromium may play HLS itself; it is made to say it cannot, as most
-  // Android and desktop browsers do, so hls.js is what plays the stream.
-  await context.addInitScript(`(() => {
-    const canPlayType = HTMLMediaElement.prototype.canPlayType;
-    HTMLMediaElement.prototype.canPlayType = function (type) {
-      return type.includes("mpegurl") ? "" : canPlayType.call(this, type);
-    };
-    if (${options.original}) { delete window.MediaSource; delete window.ManagedMediaSource; }
-    const log = (window.__media = { events: [], frame: null, source: null, start: 0 });
-    for (const type of ["loadstart", "waiting", "playing", "resize"])
-      document.addEventListener(type, (event) => {
-        const v = event.target;
-        if (!(v instanceof HTMLVideoElement)) return;
-        const t = performance.now();
-        if (type === "loadstart" && log.source === null) {
-          log.source = t;
-          v.requestVideoFrameCallback(() => { log.frame ??= performance.now() - log.start; });
-        }
-        log.events.push({ type, t, time: v.currentTime, height: v.videoHeight });
-      }, true);
-  })()`);
-  const tab = await context.newPage();
-  const cdp = await context.newCDPSession(tab);
-  await cdp.send("Network.emulateNetworkConditions", options.network);
-  if (options.from === "list") {
-    await tab.goto(`${page.url}/`, { waitUntil: "networkidle" });
-    const card = tab.locator(`a[href="/story/${page.storyId}"]`);
-    await card.scrollIntoViewIfNeeded();
-    await tab.evaluate("window.__media.start = performance.now()");
-    await card.click();
-  } else await tab.goto(`${page.url}/story/${page.storyId}`, { waitUntil: "commit" });
-  const started = Date.now();
-  const done = options.until720
-    ? "(document.querySelector('video.player__video')?.videoHeight ?? 0) >= 720"
-    : `(document.querySelector('video.player__video')?.currentTime ?? 0) >= ${PLAY_SECONDS}`;
-  while (Date.now() - started < PLAY_LIMIT_MS && !(await tab.evaluate(done))) await sleep(200);
-  const log = (await tab.evaluate(
-    "({ ...window.__media, time: document.querySelector('video.player__video')?.currentTime ?? 0, now: performance.now() })",
-  )) as {
-    events: { type: string; t: number; time: number; height: number }[];
-    frame: number | null;
-    source: number | null;
-    start: number;
-    time: number;
-    now: number;
-  };
-  await context.close();
-
-  // Stalls: from each `waiting` after playback began to the next `playing` (or the end of the watch).
-  let stalledMs = 0;
-  let stalls = 0;
-  let since: number | null = null;
-  let began = false;
-  for (const e of log.events) {
-    if (e.type === "playing") {
-      if (since !== null) stalledMs += e.t - since;
-      since = null;
-      began = true;
-    } else if (e.type === "waiting" && began && since === null) {
-      since = e.t;
-      stalls++;
-    }
-  }
-  if (since !== null) stalledMs += log.now - since;
-  const hd = log.events.find((e) => e.type === "resize" && e.height >= 720);
-  const frame = log.frame ?? Number.NaN;
-  return {
-    firstFrame: log.frame ?? Number.POSITIVE_INFINITY,
-    firstFrameFromSource: log.source !== null ? frame - (log.source - log.start) : Number.NaN,
-    stalledMs,
-    stalledShare: stalledMs / (PLAY_SECONDS * 1000),
-    stalls,
-    played: log.time,
-    hd720: hd ? hd.t - log.start : Number.POSITIVE_INFINITY,
-  };
-}
+const fmtMb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
