@@ -91,16 +91,19 @@ export async function benchMedia() {
       `  input: ${(video.length / 1e6).toFixed(1)} MB, ${mbits.toFixed(1)} Mbit/s, made in ${((Date.now() - made) / 1000).toFixed(0)} s`,
     );
 
-    // Before the app starts: ffmpeg is then this process's only child, so its CPU is all that is counted.
-    const cpu = await ladderCpu(await loadBinaries(), input, join(dir, "ladder"));
-    const cpuRatio = cpu.oneDecode / cpu.perRung;
-    const cpuLabel = "CPU per minute of 1080p, the whole ladder (180-720p + audio, 1 thread): one decode / per-rung runs";
-    report(
-      cpuLabel,
-      `${cpu.oneDecode.toFixed(1)} / ${cpu.perRung.toFixed(1)} CPU-s = ${cpuRatio.toFixed(2)}× (goal ≤ ${GOALS.oneDecodeRatio}×)`,
-      COMMAND,
-    );
-    if (cpuRatio > GOALS.oneDecodeRatio) fail(`${cpuLabel}: ${cpuRatio.toFixed(2)}×`);
+    // Before the app starts: ffmpeg is then this process's only child, so its CPU is all that is counted. Two more
+    // transcodes of the input (about 3 CPU-minutes); MEDIA_LADDER_CPU=0 leaves them out.
+    if (process.env.MEDIA_LADDER_CPU !== "0") {
+      const cpu = await ladderCpu(await loadBinaries(), input, join(dir, "ladder"));
+      const cpuRatio = cpu.oneDecode / cpu.perRung;
+      const cpuLabel = "CPU per minute of 1080p, the whole ladder (180-720p + audio, 1 thread): one decode / per-rung runs";
+      report(
+        cpuLabel,
+        `${cpu.oneDecode.toFixed(1)} / ${cpu.perRung.toFixed(1)} CPU-s = ${cpuRatio.toFixed(2)}× (goal ≤ ${GOALS.oneDecodeRatio}×)`,
+        COMMAND,
+      );
+      if (cpuRatio > GOALS.oneDecodeRatio) fail(`${cpuLabel}: ${cpuRatio.toFixed(2)}×`);
+    }
 
     running = await startApp();
     const app = running.app;
@@ -150,7 +153,8 @@ export async function benchMedia() {
     let busy: LoadResult | null = null;
     if ((await job())?.status === "processing") busy = await stories();
     let state = await job();
-    while (state && state.status !== "ready" && state.status !== "failed" && Date.now() - enqueued < 240_000) {
+    // Bounded, and generous: on a shared machine under load the 60 s transcode took over 4 minutes.
+    while (state && state.status !== "ready" && state.status !== "failed" && Date.now() - enqueued < 900_000) {
       await sleep(250);
       state = await job();
     }
