@@ -199,8 +199,18 @@ export async function benchMedia() {
       if (!res.ok) throw new Error(`viewing mode ${res.status}: ${await res.text()}`);
     };
     const bytesOnSlow4G: { what: string; p: Playback }[] = [];
+    // A story resumes where the person stopped (issue 38): each visit must start at 0, not where the last one left.
+    const fromTheStart = async () => {
+      const res = await fetch(`${url}/api/users/me/position/${story.id}`, {
+        method: "POST",
+        headers: { ...family, "content-type": "application/json" },
+        body: JSON.stringify({ seconds: 0 }),
+      });
+      if (!res.ok) throw new Error(`position ${res.status}: ${await res.text()}`);
+    };
     for (const run of PLAYBACKS) {
       await setMode(run.mode);
+      await fromTheStart();
       const p = await play(browser, page, storage, {
         network: run.network,
         original: run.original === true,
@@ -238,6 +248,7 @@ export async function benchMedia() {
       );
     }
     await setMode("best");
+    await fromTheStart();
     // A reminder's link opens the story page itself: the app's own scripts come over the same connection first.
     const cold = await play(browser, page, storage, { network: SLOW_4G, original: false, from: "link", seconds: PLAY_SECONDS });
     report(
@@ -245,6 +256,7 @@ export async function benchMedia() {
       `${fmtMs(cold.firstFrame)}, of which ${fmtMs(cold.firstFrameFromSource)} from the source`,
       COMMAND,
     );
+    await fromTheStart();
     const fast = await play(browser, page, storage, {
       network: UNTHROTTLED,
       original: false,
