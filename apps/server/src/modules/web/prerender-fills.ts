@@ -21,8 +21,8 @@ const FILLERS: Record<string, (deps: Deps, language: Language) => Promise<Fills>
   "/landing": async (deps, language) => {
     const src = await instructionMedia(deps, "Landing Page", language);
     if (!src) return {};
-    // A public file's stream is public (media.service.ts streamOf): its poster needs no signature.
-    const { poster } = await streamOf(deps, src, null);
+    // A public file's stream is public (media.service.ts streamOf): a visitor is granted no private story media.
+    const { poster } = await streamOf(deps, src, false);
     return { [PRERENDER_SLOTS.landingVideo]: { src, ...(poster ? { poster } : {}) } };
   },
   "/termandcondtion": async (deps, language) => {
