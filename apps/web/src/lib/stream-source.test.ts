@@ -123,7 +123,7 @@ describe("the person's viewing mode (issue 38)", () => {
     expect(hls.created[0]).toMatchObject({
       source: STREAM.hls,
       capping: 0,
-      config: { startLevel: 0, maxBufferLength: 30, maxMaxBufferLength: 30 },
+      config: { startLevel: 0, maxBufferLength: 30, maxMaxBufferLength: 30, capLevelToPlayerSize: false },
     });
   });
 

@@ -212,7 +212,9 @@ export async function attachSource(
   }
   const hls = new Hls({
     startLevel: 0,
-    capLevelToPlayerSize: true,
+    // hls.js's player-size cap writes its own autoLevelCapping on every attach and resize, which would lift "Save data"
+    // off the lowest rung (the media bench saw it fetch as many bytes as best quality); that mode caps harder anyway.
+    capLevelToPlayerSize: mode !== "save_data",
     ...(saving ? { maxBufferLength: SAVING_BUFFER_SECONDS, maxMaxBufferLength: SAVING_BUFFER_SECONDS } : {}),
   });
   // hls.js leaves sound-alone variants out of a master with video: rung 0 is the lowest picture.
