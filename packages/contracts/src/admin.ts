@@ -234,6 +234,8 @@ export const adminLandingAnswerSchema = z.object({
   characterNameAr: z.string(),
   audio: z.string(),
   order: z.number().int(),
+  /** What the voice says, per language (null where none was typed), as for a story's answers. */
+  transcript: transcriptSchema,
   version: z.number().int(),
 });
 export type AdminLandingAnswer = z.infer<typeof adminLandingAnswerSchema>;

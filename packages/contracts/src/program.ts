@@ -284,6 +284,8 @@ export const landingAnswerSchema = z.object({
   nameOfFamilyMember: z.string(),
   nameOfFamilyMemberAr: z.string(),
   thumbnail: z.string().nullable(),
+  /** What the voice says, per language (null where none was typed): shown behind "Read" under the bar. */
+  transcript: transcriptSchema,
 });
 export type LandingAnswer = z.infer<typeof landingAnswerSchema>;
 

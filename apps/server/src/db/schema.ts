@@ -125,6 +125,9 @@ export interface LandingAnswersTable {
   created_at: string;
   /** Saves so far (migration 0015); defaults to 0 on insert. */
   version?: number;
+  /** What the voice says, per language (migration 0033); null when none was typed. */
+  transcript_en?: string | null;
+  transcript_ar?: string | null;
 }
 
 export interface InstructionsTable {

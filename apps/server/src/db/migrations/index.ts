@@ -27,6 +27,7 @@ import * as m0029 from "./0029-operator-push.ts";
 import * as m0030 from "./0030-transcripts.ts";
 import * as m0031 from "./0031-inbox-counts.ts";
 import * as m0032 from "./0032-message-order.ts";
+import * as m0033 from "./0033-voice-words.ts";
 
 export interface HikayaMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -64,4 +65,5 @@ export const MIGRATIONS: Record<string, HikayaMigration> = {
   "0030-transcripts": m0030,
   "0031-inbox-counts": m0031,
   "0032-message-order": m0032,
+  "0033-voice-words": m0033,
 };

@@ -63,7 +63,17 @@ export async function listLandingAnswerRows(db: DB) {
   return db
     .selectFrom("landing_answers as l")
     .innerJoin("characters as c", "c.id", "l.character_id")
-    .select(["l.id", "l.character_id", "l.audio_path", "l.position", "l.version", "c.name_en", "c.name_ar"])
+    .select([
+      "l.id",
+      "l.character_id",
+      "l.audio_path",
+      "l.position",
+      "l.version",
+      "l.transcript_en",
+      "l.transcript_ar",
+      "c.name_en",
+      "c.name_ar",
+    ])
     .orderBy("l.position")
     .orderBy("l.created_at")
     .execute();
@@ -78,7 +88,7 @@ export async function updateLandingAnswerRow(
   db: DB,
   id: string,
   expected: number,
-  values: { character_id: string; audio_path: string },
+  values: { character_id: string; audio_path: string; transcript_en?: string | null; transcript_ar?: string | null },
 ) {
   const row = await db
     .updateTable("landing_answers")
@@ -120,7 +130,15 @@ export async function nextLandingPosition(db: DB) {
 
 export async function insertLandingAnswerRow(
   db: DB,
-  row: { id: string; character_id: string; audio_path: string; position: number; created_at: string },
+  row: {
+    id: string;
+    character_id: string;
+    audio_path: string;
+    position: number;
+    created_at: string;
+    transcript_en: string | null;
+    transcript_ar: string | null;
+  },
 ) {
   await db.insertInto("landing_answers").values(row).execute();
 }

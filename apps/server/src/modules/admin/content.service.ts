@@ -15,6 +15,7 @@ import {
   type LandingAnswerInput,
   type ReorderInput,
   type SettingsInput,
+  type Transcript,
 } from "@hikaya/contracts";
 import type { DB } from "../../db/database.ts";
 import { isRetryableTransactionError } from "../../db/dialect.ts";
@@ -138,11 +139,20 @@ export async function listLandingAnswers(db: DB): Promise<AdminLandingAnswer[]> 
     characterNameAr: r.name_ar,
     audio: r.audio_path,
     order: Number(r.position),
+    transcript: { en: r.transcript_en ?? null, ar: r.transcript_ar ?? null },
     version: Number(r.version ?? 0),
   }));
 }
 
-export async function addLandingAnswer(deps: AppDeps, actor: Actor, input: { characterId: string; audio: string }) {
+/** What an audit entry keeps of a transcript: how many characters each language has, not the words. */
+const transcriptAudit = (t: Transcript | undefined) =>
+  t ? { transcript: { en: t.en?.length ?? null, ar: t.ar?.length ?? null } } : {};
+
+export async function addLandingAnswer(
+  deps: AppDeps,
+  actor: Actor,
+  input: { characterId: string; audio: string; transcript?: Transcript | undefined },
+) {
   await deps.db.transaction().execute(async (trx) => {
     const character = await repo.findCharacterRow(trx, input.characterId);
     if (!character) throw notFound("Family member not found");
@@ -153,13 +163,21 @@ export async function addLandingAnswer(deps: AppDeps, actor: Actor, input: { cha
       audio_path: input.audio,
       position: await repo.nextLandingPosition(trx),
       created_at: new Date().toISOString(),
+      transcript_en: input.transcript?.en ?? null,
+      transcript_ar: input.transcript?.ar ?? null,
     });
     await audit(
       trx,
       actor,
       "landing_answer.create",
       { type: "landing_answer", id },
-      { ...input, nameEn: character.name_en, nameAr: character.name_ar },
+      {
+        characterId: input.characterId,
+        audio: input.audio,
+        nameEn: character.name_en,
+        nameAr: character.name_ar,
+        ...transcriptAudit(input.transcript),
+      },
     );
   });
   return listLandingAnswers(deps.db);
@@ -176,8 +194,12 @@ export async function updateLandingAnswer(deps: AppDeps, actor: Actor, id: strin
       const stored = Number(before.version ?? 0);
       if (input.version !== undefined && input.version !== stored) throw new StaleSave();
       if (
-        (await repo.updateLandingAnswerRow(trx, id, stored, { character_id: input.characterId, audio_path: input.audio })) ===
-        null
+        (await repo.updateLandingAnswerRow(trx, id, stored, {
+          character_id: input.characterId,
+          audio_path: input.audio,
+          // Left out, the stored words stay.
+          ...(input.transcript ? { transcript_en: input.transcript.en, transcript_ar: input.transcript.ar } : {}),
+        })) === null
       )
         throw new StaleSave();
       await audit(
@@ -193,9 +215,11 @@ export async function updateLandingAnswer(deps: AppDeps, actor: Actor, id: strin
             ["characterId", before.character_id, input.characterId],
             ["audio", before.audio_path, input.audio],
           ]),
+          ...transcriptAudit(input.transcript),
         },
       );
-      return { replaced: before.audio_path, answer: await listLandingAnswers(trx) };
+      // The same file sent back (a save of the words alone) is not a replacement.
+      return { replaced: before.audio_path === input.audio ? null : before.audio_path, answer: await listLandingAnswers(trx) };
     });
   const { replaced, answer } = await savedOrStale(
     save,

@@ -74,6 +74,8 @@ export async function listLandingAnswers(db: Db) {
     .select([
       "landing_answers.id",
       "landing_answers.audio_path",
+      "landing_answers.transcript_en",
+      "landing_answers.transcript_ar",
       "characters.name_en",
       "characters.name_ar",
       "characters.thumbnail_path",

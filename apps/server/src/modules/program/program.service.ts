@@ -159,6 +159,7 @@ export async function landingAnswers(deps: Deps): Promise<LandingAnswer[]> {
     nameOfFamilyMember: a.name_en,
     nameOfFamilyMemberAr: a.name_ar,
     thumbnail: a.thumbnail_path,
+    transcript: { en: a.transcript_en ?? null, ar: a.transcript_ar ?? null },
   }));
 }
 
