@@ -3,7 +3,7 @@ import type { AdminQuestion, Recording } from "@hikaya/contracts";
 import arKeepsake from "../../apps/web/src/locales/ar/keepsake.json" with { type: "json" };
 import enKeepsake from "../../apps/web/src/locales/en/keepsake.json" with { type: "json" };
 import { adminToken, Console } from "../pages/admin.ts";
-import { auth, createUser, expectAccessible, recordThought, STRINGS, storyByOrder, watchUpTo } from "../pages/journey.ts";
+import { auth, COMMON, createUser, expectAccessible, recordThought, storyByOrder, watchUpTo } from "../pages/journey.ts";
 import { userApp } from "../support/console-setup.ts";
 import { expect, test } from "../support/fixtures.ts";
 
@@ -76,7 +76,7 @@ test("an operator types an answer's words; the family reads theirs under the pla
     await expect(audio).toBeVisible();
     // Held on this answer: when it ends the flow moves on to the next question, whose answers have no words.
     await audio.evaluate((a: HTMLAudioElement) => a.pause());
-    const read = row.getByText(STRINGS[lang].questions.read, { exact: true });
+    const read = row.getByText(COMMON[lang].voiceWords.read, { exact: true });
     await expect(row.getByText(WORDS[lang])).toBeHidden();
     await read.click();
     const shown = row.getByText(WORDS[lang]);

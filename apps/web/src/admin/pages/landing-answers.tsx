@@ -20,6 +20,7 @@ import { MediaPreview } from "../components/media-preview.tsx";
 import { QueryView } from "../components/page.tsx";
 import { MoveButtons, RowButton } from "../components/row-actions.tsx";
 import { fileName, StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
+import { TranscriptForm } from "../components/transcript-form.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 import { move } from "../logic.ts";
 
@@ -66,6 +67,7 @@ function LandingList({ answers }: { answers: AdminLandingAnswer[] }) {
   const client = useQueryClient();
   const reorder = useReorderLandingAnswers();
   const remove = useDeleteLandingAnswer();
+  const update = useUpdateLandingAnswer();
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<AdminLandingAnswer | null>(null);
   const ar = currentLanguage() === "ar";
@@ -110,6 +112,18 @@ function LandingList({ answers }: { answers: AdminLandingAnswer[] }) {
                 <RowButton action={t("common.delete")} name={label} danger onClick={() => setDeleting(a)} />
               </span>
               {editing === a.id && <LandingAnswerForm key={`${a.id}-${a.version}`} answer={a} onDone={() => setEditing(null)} />}
+              <TranscriptForm
+                transcript={a.transcript}
+                version={a.version}
+                name={label}
+                queryKey={adminQueries.landingAnswers().queryKey}
+                save={(transcript) =>
+                  update.mutateAsync({
+                    id: a.id,
+                    input: { characterId: a.characterId, audio: a.audio, transcript, version: a.version },
+                  })
+                }
+              />
             </li>
           );
         })}

@@ -26,9 +26,9 @@ import { MediaPreview } from "../components/media-preview.tsx";
 import { QueryView } from "../components/page.tsx";
 import { MoveButtons } from "../components/row-actions.tsx";
 import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
+import { TranscriptForm } from "../components/transcript-form.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 import { move } from "../logic.ts";
-import { AnswerTranscript } from "./answer-transcript.tsx";
 
 /** A story's questions, each with its family members' answers, in the order families hear them. */
 export function QuestionsSection({ storyId }: { storyId: string }) {
@@ -321,7 +321,18 @@ function AnswerItem({
           ]}
         />
       )}
-      <AnswerTranscript storyId={storyId} answer={answer} name={who(answer)} />
+      <TranscriptForm
+        transcript={answer.transcript}
+        version={answer.version}
+        name={who(answer)}
+        queryKey={adminQueries.questions(storyId).queryKey}
+        save={(transcript) =>
+          update.mutateAsync({
+            id: answer.id,
+            input: { characterId: answer.characterId, audio: answer.audio, transcript, version: answer.version },
+          })
+        }
+      />
     </li>
   );
 }

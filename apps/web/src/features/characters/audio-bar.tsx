@@ -1,17 +1,21 @@
+import type { Transcript } from "@hikaya/contracts";
 import { useEffect, useRef, useState } from "react";
 import WaveSurfer from "wavesurfer.js";
+import { VoiceWords } from "../../components/voice-words.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 
 export type BarState = "idle" | "playing" | "paused" | "finished";
 
 /**
  * One family member's answer (spec sections 2 and 4): thumbnail, name, play/pause and a waveform.
- * States: idle, playing, paused, finished; a tap toggles. The parent decides which one may play.
+ * States: idle, playing, paused, finished; a tap toggles. The parent decides which one may play. What the voice
+ * says, when operators typed it, is under the bar behind "Read".
  */
 export function AudioBar({
   name,
   audio,
   thumbnail,
+  transcript,
   highlighted,
   playing,
   onToggle,
@@ -20,6 +24,7 @@ export function AudioBar({
   name: string;
   audio: string;
   thumbnail: string | null;
+  transcript: Transcript | null;
   highlighted: boolean;
   playing: boolean;
   onToggle(): void;
@@ -102,6 +107,7 @@ export function AudioBar({
           )}
         </svg>
       </button>
+      <VoiceWords className="audio-bar__words" transcript={transcript} name={name} />
     </li>
   );
 }

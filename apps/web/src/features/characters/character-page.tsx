@@ -78,6 +78,7 @@ export function CharacterPage({ arabic = false }: { arabic?: boolean }) {
                   name={name}
                   audio={answer.audio}
                   thumbnail={answer.thumbnail}
+                  transcript={answer.transcript ?? null}
                   highlighted={index === highlighted}
                   playing={playing === index}
                   onToggle={() => setPlaying((p) => (p === index ? null : index))}

@@ -1,12 +1,13 @@
-import { type Story, transcriptFor } from "@hikaya/contracts";
+import type { Story } from "@hikaya/contracts";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ConfirmDialog } from "../../components/confirm-dialog.tsx";
 import { LanguageSwitch } from "../../components/language-switch.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner } from "../../components/spinner.tsx";
+import { VoiceWords } from "../../components/voice-words.tsx";
 import { useViewingMode } from "../../lib/account.ts";
 import { errorText } from "../../lib/errors.ts";
-import { currentLanguage, useArabicFirst, useLanguage, useTranslation } from "../../lib/i18n.ts";
+import { currentLanguage, useArabicFirst, useTranslation } from "../../lib/i18n.ts";
 import { useMe } from "../../lib/me.ts";
 import { Link, useNavigate, useParams } from "../../lib/router.tsx";
 import { useStreamSource } from "../../lib/stream-source.ts";
@@ -47,24 +48,6 @@ function characterName(answer: Answer): string {
 }
 
 type MediaHandlers = ReturnType<typeof useFreshMediaLinks>;
-
-/**
- * The words of an answer under its player (issue 39, WCAG 1.2.1), behind "Read": in the person's language, else
- * the other one's (a text to read beats none), marked with its language; nothing when no words were typed.
- */
-function AnswerWords({ answer, name }: { answer: Answer; name: string }) {
-  const { t } = useTranslation("stories");
-  const words = transcriptFor(useLanguage(), answer.transcript);
-  if (!words) return null;
-  return (
-    <details className="answer__words">
-      <summary aria-label={t("questions.readLabel", { name })}>{t("questions.read")}</summary>
-      <p lang={words.language} dir={words.language === "ar" ? "rtl" : "ltr"}>
-        {words.text}
-      </p>
-    </details>
-  );
-}
 
 function AnswerRow({
   answer,
@@ -112,7 +95,7 @@ function AnswerRow({
           )}
         </>
       )}
-      <AnswerWords answer={answer} name={name} />
+      <VoiceWords className="answer__words" transcript={answer.transcript} name={name} />
     </li>
   );
 }

@@ -1,55 +1,70 @@
-import type { AdminAnswer } from "@hikaya/contracts";
+import type { Transcript } from "@hikaya/contracts";
+import type { QueryKey } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ApiError } from "../../lib/api-client.ts";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { toast } from "../../lib/toast.tsx";
-import { adminQueries, useUpdateAnswer } from "../api.ts";
-import { StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
 import { refusedField } from "../logic.ts";
+import { StaleNotice, staleCurrent } from "./stale-notice.tsx";
 
 /**
- * What a family member's answer says, in English and in Arabic (issue 39, WCAG 1.2.1): families read the one of
- * their language under the player and in their book. Saved with the answer's version, like a new recording.
+ * What a voice says, in English and in Arabic (issue 39, WCAG 1.2.1): families read the one of their language under
+ * the player. One form for every voice (a story's answers, the characters screen's); `save` sends the words with the
+ * version the form shows, like a new recording, and a stale save shows what is stored.
  */
-export function AnswerTranscript({ storyId, answer, name }: { storyId: string; answer: AdminAnswer; name: string }) {
+export function TranscriptForm({
+  transcript,
+  version,
+  name,
+  queryKey,
+  save,
+}: {
+  transcript: Transcript;
+  version: number;
+  /** Whose voice, for the form's and the button's accessible names. */
+  name: string;
+  /** The list a stale save reloads. */
+  queryKey: QueryKey;
+  save(transcript: { en: string; ar: string }): Promise<unknown>;
+}) {
   const { t } = useTranslation("admin");
   const id = useId();
-  const update = useUpdateAnswer(storyId);
-  const [en, setEn] = useState(answer.transcript.en ?? "");
-  const [ar, setAr] = useState(answer.transcript.ar ?? "");
+  const [pending, setPending] = useState(false);
+  const [en, setEn] = useState(transcript.en ?? "");
+  const [ar, setAr] = useState(transcript.ar ?? "");
   const [problem, setProblem] = useState<string | null>(null);
-  const [stale, setStale] = useState<AdminAnswer | null>(null);
+  const [stale, setStale] = useState<{ transcript: Transcript } | null>(null);
   // A reload after a stale save (or another operator's save) puts the stored words back into the boxes.
-  const [seen, setSeen] = useState(answer.version);
-  if (seen !== answer.version) {
-    setSeen(answer.version);
-    setEn(answer.transcript.en ?? "");
-    setAr(answer.transcript.ar ?? "");
+  const [seen, setSeen] = useState(version);
+  if (seen !== version) {
+    setSeen(version);
+    setEn(transcript.en ?? "");
+    setAr(transcript.ar ?? "");
   }
 
-  async function save(event: React.FormEvent) {
+  async function submit(event: React.FormEvent) {
     event.preventDefault();
     setProblem(null);
+    setPending(true);
     try {
-      await update.mutateAsync({
-        id: answer.id,
-        input: { characterId: answer.characterId, audio: answer.audio, transcript: { en, ar }, version: answer.version },
-      });
+      await save({ en, ar });
       setStale(null);
       toast.success(t("common.saved"));
     } catch (error) {
-      const current = staleCurrent<AdminAnswer>(error);
+      const current = staleCurrent<{ transcript: Transcript }>(error);
       const refused = error instanceof ApiError && error.code === "validation_failed" ? refusedField(error.details) : null;
       if (current) setStale(current);
       else if (refused?.reason === "too_big")
         setProblem(t(refused.field === "ar" ? "transcript.tooLongAr" : "transcript.tooLongEn"));
       else toast.error(errorText(error));
+    } finally {
+      setPending(false);
     }
   }
 
   return (
-    <form className="admin-transcript" method="post" onSubmit={save} aria-label={t("transcript.title", { name })}>
+    <form className="admin-transcript" method="post" onSubmit={submit} aria-label={t("transcript.title", { name })}>
       <div className="admin-field">
         <label htmlFor={`${id}-en`}>{t("transcript.en")}</label>
         <textarea
@@ -79,12 +94,12 @@ export function AnswerTranscript({ storyId, answer, name }: { storyId: string; a
           {problem}
         </p>
       )}
-      <button type="submit" className="admin-button" disabled={update.isPending}>
+      <button type="submit" className="admin-button" disabled={pending}>
         {t("transcript.save", { name })}
       </button>
       {stale && (
         <StaleNotice
-          queryKey={adminQueries.questions(storyId).queryKey}
+          queryKey={queryKey}
           rows={[
             { label: t("transcript.en"), value: stale.transcript.en ?? "—" },
             { label: t("transcript.ar"), value: stale.transcript.ar ?? "—" },
