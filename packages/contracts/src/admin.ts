@@ -261,6 +261,8 @@ export const adminMediaSchema = z.object({
       key: documentKeySchema,
       path: z.string().nullable(),
       updatedAt: z.string().nullable(),
+      /** What the greeting audio says, per language; none for the PDFs. */
+      transcript: transcriptSchema,
       version: z.number().int(),
     }),
   ),
@@ -269,7 +271,12 @@ export type AdminMedia = z.infer<typeof adminMediaSchema>;
 
 export const instructionInputSchema = z.object({ media: storedPathSchema, version: z.number().int().min(0).optional() });
 export type InstructionInput = z.infer<typeof instructionInputSchema>;
-export const documentInputSchema = z.object({ path: storedPathSchema, version: z.number().int().min(0).optional() });
+export const documentInputSchema = z.object({
+  path: storedPathSchema,
+  /** The greeting's words in both languages; left out, the stored ones stay. */
+  transcript: transcriptInputSchema.optional(),
+  version: z.number().int().min(0).optional(),
+});
 export type DocumentInput = z.infer<typeof documentInputSchema>;
 
 export const adminSettingsSchema = z.object({

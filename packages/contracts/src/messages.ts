@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { transcriptSchema } from "./transcripts.ts";
 
 /** Message Center: one conversation per user with the facilitator team (spec sections 2, 3, 7). */
 export const MESSAGE_TYPES = ["text", "audio"] as const;
@@ -52,7 +53,8 @@ export type MessagesPageRequest = z.infer<typeof messagesPageRequestSchema>;
 export const messagesPageSchema = z.object({ messages: z.array(chatMessageSchema), hasMore: z.boolean() });
 export type MessagesPage = z.infer<typeof messagesPageSchema>;
 
-export const greetingSchema = z.object({ audio: z.string().nullable() });
+/** The greeting audio and what it says, per language (null where none was typed): read under it behind "Read". */
+export const greetingSchema = z.object({ audio: z.string().nullable(), transcript: transcriptSchema });
 export type Greeting = z.infer<typeof greetingSchema>;
 
 /** A client-made idempotency key: a retried send never makes a second message. */

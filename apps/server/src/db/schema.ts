@@ -146,6 +146,9 @@ export interface DocumentsTable {
   updated_at: string;
   /** Saves so far (migration 0015); defaults to 0 on insert. */
   version?: number;
+  /** What the greeting audio says, per language (migration 0033); null when none was typed (and for PDFs). */
+  transcript_en?: string | null;
+  transcript_ar?: string | null;
 }
 
 export interface SiteSettingsTable {

@@ -176,14 +176,21 @@ export async function listDocumentRows(db: DB) {
 }
 
 /** Sets a document only if nobody saved it since `expected` was read (as upsertInstruction). */
-export async function upsertDocument(db: DB, key: string, path: string, now: string, expected: number) {
+export async function upsertDocument(
+  db: DB,
+  key: string,
+  path: string,
+  now: string,
+  expected: number,
+  transcript?: { transcript_en: string | null; transcript_ar: string | null },
+) {
   const row = await db
     .insertInto("documents")
-    .values({ key, path, updated_at: now, version: expected + 1 })
+    .values({ key, path, updated_at: now, version: expected + 1, ...transcript })
     .onConflict((oc) =>
       oc
         .column("key")
-        .doUpdateSet({ path, updated_at: now, version: expected + 1 })
+        .doUpdateSet({ path, updated_at: now, version: expected + 1, ...transcript })
         .where("documents.version", "=", expected),
     )
     .returning("version")

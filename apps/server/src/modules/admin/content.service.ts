@@ -301,7 +301,13 @@ export async function getMedia(db: DB): Promise<AdminMedia> {
     }),
     documents: DOCUMENT_KEYS.map((key) => {
       const row = documents.find((r) => r.key === key);
-      return { key, path: row?.path ?? null, updatedAt: row?.updated_at ?? null, version: Number(row?.version ?? 0) };
+      return {
+        key,
+        path: row?.path ?? null,
+        updatedAt: row?.updated_at ?? null,
+        transcript: { en: row?.transcript_en ?? null, ar: row?.transcript_ar ?? null },
+        version: Number(row?.version ?? 0),
+      };
     }),
   };
 }
@@ -330,9 +336,20 @@ export async function setDocument(deps: AppDeps, actor: Actor, key: DocumentKey,
       const before = (await repo.listDocumentRows(trx)).find((r) => r.key === key);
       const stored = Number(before?.version ?? 0);
       if (input.version !== undefined && input.version !== stored) throw new StaleSave();
-      if ((await repo.upsertDocument(trx, key, input.path, new Date().toISOString(), stored)) === null) throw new StaleSave();
-      await audit(trx, actor, "document.update", { type: "document", id: key }, { path: input.path });
-      return { replaced: before?.path, answer: await getMedia(trx) };
+      // Only the greeting is a voice; a PDF's words are its own.
+      if (input.transcript && key !== "greetingAudio") throw badRequest("transcript: only the greeting audio has words");
+      const words = input.transcript && { transcript_en: input.transcript.en, transcript_ar: input.transcript.ar };
+      if ((await repo.upsertDocument(trx, key, input.path, new Date().toISOString(), stored, words)) === null)
+        throw new StaleSave();
+      await audit(
+        trx,
+        actor,
+        "document.update",
+        { type: "document", id: key },
+        { path: input.path, ...transcriptAudit(input.transcript) },
+      );
+      // The same file sent back (a save of the words alone) is not a replacement.
+      return { replaced: before?.path === input.path ? null : before?.path, answer: await getMedia(trx) };
     });
   const { replaced, answer } = await savedOrStale(save, async () =>
     (await getMedia(deps.db)).documents.find((d) => d.key === key),

@@ -446,9 +446,14 @@ export async function listWatchedStories(db: Db, userId: string) {
     .execute();
 }
 
-export async function findDocumentPath(db: Db, key: string): Promise<string | null> {
-  const row = await db.selectFrom("documents").select("path").where("key", "=", key).executeTakeFirst();
-  return row?.path ?? null;
+/** The greeting audio and its words per language (none stored: no audio, no words). */
+export async function findGreeting(db: Db) {
+  const row = await db
+    .selectFrom("documents")
+    .select(["path", "transcript_en", "transcript_ar"])
+    .where("key", "=", "greetingAudio")
+    .executeTakeFirst();
+  return { audio: row?.path ?? null, transcript: { en: row?.transcript_en ?? null, ar: row?.transcript_ar ?? null } };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   messagesPageRequestSchema,
   messagesPageSchema,
   messageTypeSchema,
+  transcriptSchema,
   unreadCountSchema,
   VOICE_NOTE_MAX_BYTES,
 } from "@hikaya/contracts";
@@ -160,14 +161,23 @@ export async function messageRoutes(fastify: FastifyInstance) {
         tags: ["token API"],
         summary: "The caller's messages: newest page first, `before` (a message id) for older pages, plus the greeting audio",
         body: messagesPageRequestSchema.optional(),
-        response: { 200: envelopeSchema(messagesPageSchema.extend({ greeting: z.string().nullable() })) },
+        response: {
+          200: envelopeSchema(
+            messagesPageSchema.extend({ greeting: z.string().nullable(), greetingTranscript: transcriptSchema.nullable() }),
+          ),
+        },
       },
     },
     async (request) => {
       const auth = await requireUser(request);
       const before = request.body?.before ? Number(request.body.before) : undefined;
       const page = await service.page(auth.userId, before, request.body?.limit);
-      return { code: 200 as const, data: { ...page, greeting: before === undefined ? await service.greeting() : null } };
+      // The first page carries the greeting and its words; older pages neither.
+      const greeting = before === undefined ? await service.greeting() : null;
+      return {
+        code: 200 as const,
+        data: { ...page, greeting: greeting?.audio ?? null, greetingTranscript: greeting?.transcript ?? null },
+      };
     },
   );
 
@@ -214,7 +224,7 @@ export async function messageRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await requireUser(request);
-      return { audio: await service.greeting() };
+      return service.greeting();
     },
   );
 

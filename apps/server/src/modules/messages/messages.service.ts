@@ -7,6 +7,7 @@ import {
   type ConversationList,
   type ConversationListRequest,
   type ConversationPerson,
+  type Greeting,
   INBOX_PAGE_DEFAULT,
   MESSAGE_TEXT_MAX_LENGTH,
   MESSAGES_PAGE_DEFAULT,
@@ -363,8 +364,8 @@ export class MessagesService {
     };
   }
 
-  async greeting(): Promise<string | null> {
-    return repo.findDocumentPath(this.#db, "greetingAudio");
+  async greeting(): Promise<Greeting> {
+    return repo.findGreeting(this.#db);
   }
 }
 
