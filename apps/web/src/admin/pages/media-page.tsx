@@ -10,6 +10,7 @@ import { ArabicMediaField } from "../components/arabic-media.tsx";
 import { MediaPreview } from "../components/media-preview.tsx";
 import { PageHeader, QueryView } from "../components/page.tsx";
 import { fileName, StaleNotice, staleCurrent } from "../components/stale-notice.tsx";
+import { TranscriptForm } from "../components/transcript-form.tsx";
 import { UploadField } from "../components/upload-field.tsx";
 import { LandingAnswers } from "./landing-answers.tsx";
 
@@ -141,6 +142,20 @@ function Documents() {
                       }
                     }}
                   />
+                  {isAudio && doc.path && (
+                    <TranscriptForm
+                      transcript={doc.transcript}
+                      version={doc.version}
+                      name={name}
+                      queryKey={adminQueries.media().queryKey}
+                      save={(transcript) =>
+                        set.mutateAsync({
+                          key: doc.key as DocumentKey,
+                          input: { path: doc.path as string, transcript, version: doc.version },
+                        })
+                      }
+                    />
+                  )}
                 </li>
               );
             })}

@@ -1,3 +1,4 @@
+import type { Transcript } from "@hikaya/contracts";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { ChatBubble } from "../../components/chat/chat-bubble.tsx";
 import { ChatComposer } from "../../components/chat/chat-composer.tsx";
@@ -5,6 +6,7 @@ import { PendingBubbles } from "../../components/chat/pending-bubbles.tsx";
 import { useRequireUser } from "../../components/require-user.ts";
 import { PageSpinner, Spinner } from "../../components/spinner.tsx";
 import { TitleBar } from "../../components/title-bar.tsx";
+import { VoiceWords } from "../../components/voice-words.tsx";
 import { errorText } from "../../lib/errors.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { getFreshAccessToken, getUserId } from "../../lib/session.ts";
@@ -29,6 +31,9 @@ function useOnline() {
   return online;
 }
 
+/** The greeting's words when any were typed (an empty list item would be read out as nothing). */
+const transcriptOrNull = (words: Transcript | null) => (words?.en || words?.ar ? words : null);
+
 /** /chats: the family's conversation with the facilitator team, greeting audio first, live. */
 export function ChatPage() {
   const { t } = useTranslation("messages");
@@ -36,6 +41,7 @@ export function ChatPage() {
   const userId = getUserId();
   const online = useOnline();
   const [greeting, setGreeting] = useState<string | null>(null);
+  const [greetingWords, setGreetingWords] = useState<Transcript | null>(null);
 
   const source = useMemo<ConversationSource | null>(
     () =>
@@ -46,7 +52,10 @@ export function ChatPage() {
             liveToken: getFreshAccessToken,
             loadPage: async (before) => {
               const page = await fetchMessages(before);
-              if (!before) setGreeting(page.greeting);
+              if (!before) {
+                setGreeting(page.greeting);
+                setGreetingWords(page.greetingTranscript ?? null);
+              }
               return page;
             },
             send: sendMessage,
@@ -107,6 +116,11 @@ export function ChatPage() {
               author={t("team")}
               message={{ messageType: "audio", message: greeting, createdAt: "", durationSeconds: null }}
             />
+          )}
+          {greeting && transcriptOrNull(greetingWords) && (
+            <li className="chat-greeting-words">
+              <VoiceWords transcript={greetingWords} name={t("team")} />
+            </li>
           )}
           {chat.messages.map((m) => (
             <ChatBubble key={m._id} message={m} mine={m.from === userId} />

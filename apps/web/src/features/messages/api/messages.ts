@@ -1,4 +1,4 @@
-import type { ChatMessage, ConversationSummary } from "@hikaya/contracts";
+import type { ChatMessage, ConversationSummary, Transcript } from "@hikaya/contracts";
 import { tokenApi } from "../../../lib/api-client.ts";
 import type { OutboxItem } from "../../../lib/use-conversation.ts";
 
@@ -6,6 +6,8 @@ export interface MessagesPageData {
   messages: ChatMessage[];
   hasMore: boolean;
   greeting: string | null;
+  /** What the greeting says, per language; null on older pages. */
+  greetingTranscript: Transcript | null;
 }
 
 /** POST /api/messages: the newest page, or the page before `before`. */
