@@ -168,6 +168,8 @@ export const adminQuestionSchema = z.object({
   media: z.string(),
   /** The Arabic question video, null when none. */
   mediaAr: z.string().nullable(),
+  /** What the question's video says, per language (null where none was typed). */
+  transcript: transcriptSchema,
   answers: z.array(adminAnswerSchema),
   /** Saves so far (stale saves are refused like a story's). */
   version: z.number().int(),
@@ -175,7 +177,12 @@ export const adminQuestionSchema = z.object({
 export type AdminQuestion = z.infer<typeof adminQuestionSchema>;
 
 const editedVersion = z.number().int().min(0).optional();
-export const questionInputSchema = z.object({ media: storedPathSchema, version: editedVersion });
+export const questionInputSchema = z.object({
+  media: storedPathSchema,
+  /** Both languages' words of the question; left out, the stored ones stay (a new question starts with none). */
+  transcript: transcriptInputSchema.optional(),
+  version: editedVersion,
+});
 export const answerInputSchema = z.object({
   characterId: z.string().min(1),
   audio: storedPathSchema,

@@ -256,7 +256,13 @@ export type ProfileUpdateFields = z.infer<typeof profileUpdateFieldsSchema>;
 // ─── Questions and answers (token API) ──────────────────────────────────────────────────────────────
 
 export const storyRefBodySchema = z.object({ story: id });
-export const questionItemSchema = z.object({ _id: z.string(), url: z.string(), index: z.number().int() });
+export const questionItemSchema = z.object({
+  _id: z.string(),
+  url: z.string(),
+  index: z.number().int(),
+  /** What the question's video says, per language; null where none was typed. */
+  transcript: transcriptSchema,
+});
 export type QuestionItem = z.infer<typeof questionItemSchema>;
 
 export const characterSchema = z.object({

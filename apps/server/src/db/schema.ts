@@ -101,6 +101,9 @@ export interface QuestionsTable {
   created_at: string;
   /** Saves so far (migration 0014). */
   version?: number;
+  /** What the question's video says, per language (migration 0033); null when none was typed. */
+  transcript_en?: string | null;
+  transcript_ar?: string | null;
 }
 
 export interface AnswersTable {

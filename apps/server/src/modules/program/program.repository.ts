@@ -37,7 +37,7 @@ export async function findStory(db: Db, id: string): Promise<StoryRow | undefine
 export async function listQuestions(db: Db, storyId: string) {
   return db
     .selectFrom("questions")
-    .select(["id", "position", "media_path", "media_path_ar"])
+    .select(["id", "position", "media_path", "media_path_ar", "transcript_en", "transcript_ar"])
     .where("story_id", "=", storyId)
     .orderBy("position")
     .execute();

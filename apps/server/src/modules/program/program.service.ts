@@ -130,6 +130,7 @@ export async function questionsFor(
     _id: q.id,
     url: signMedia(deps, mediaFor(language, q.media_path, q.media_path_ar)),
     index: q.position,
+    transcript: { en: q.transcript_en ?? null, ar: q.transcript_ar ?? null },
   }));
 }
 

@@ -29,6 +29,7 @@ export async function listQuestions(deps: ReadDeps, storyId: string): Promise<Ad
     order: Number(q.position),
     media: signMedia(deps, q.media_path),
     mediaAr: signMedia(deps, q.media_path_ar ?? null),
+    transcript: { en: q.transcript_en ?? null, ar: q.transcript_ar ?? null },
     version: Number(q.version ?? 0),
     answers: answers
       .filter((a) => a.question_id === q.id)
@@ -82,7 +83,7 @@ export async function updateQuestion(
   deps: AppDeps,
   actor: Actor,
   id: string,
-  given: { media: string; version?: number | undefined },
+  given: { media: string; transcript?: Transcript | undefined; version?: number | undefined },
 ): Promise<AdminQuestion[]> {
   if (!(await repo.findQuestionRow(deps.db, id))) throw notFound("Question not found");
   const media = await privateMediaRef(deps, given.media, "media");
@@ -95,16 +96,17 @@ export async function updateQuestion(
       // Conditional on the version read: of two saves racing from one version, the second finds 0 rows.
       if (
         (given.version !== undefined && given.version !== stored) ||
-        (await repo.updateQuestionMedia(trx, id, media, stored)) === null
+        (await repo.updateQuestionMedia(trx, id, media, stored, given.transcript)) === null
       )
         throw new StaleSave();
-      replaced = question.media_path;
+      // The same file sent back (a save of the words alone) is not a replacement.
+      replaced = question.media_path === media ? null : question.media_path;
       await audit(
         trx,
         actor,
         "question.update",
         { type: "question", id },
-        { storyId: question.story_id, media: { from: question.media_path, to: media } },
+        { storyId: question.story_id, media: { from: question.media_path, to: media }, ...transcriptAudit(given.transcript) },
       );
       // Read in the save's own transaction, which holds the row: after the commit a later save's version may show.
       return listQuestions({ ...deps, db: trx }, question.story_id);

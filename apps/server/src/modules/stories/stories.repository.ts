@@ -212,10 +212,18 @@ export async function setQuestionArabicMedia(db: DB, id: string, mediaPath: stri
 }
 
 /** Saves new media only if nobody saved the question since `version` was read: the version written, or null. */
-export async function updateQuestionMedia(db: DB, id: string, mediaPath: string, version: number) {
+/** The words are written only when given (left out, they stay). */
+export async function updateQuestionMedia(
+  db: DB,
+  id: string,
+  mediaPath: string,
+  version: number,
+  transcript?: { en: string | null; ar: string | null },
+) {
+  const words = transcript ? { transcript_en: transcript.en, transcript_ar: transcript.ar } : {};
   const row = await db
     .updateTable("questions")
-    .set({ media_path: mediaPath, version: version + 1 })
+    .set({ media_path: mediaPath, version: version + 1, ...words })
     .where("id", "=", id)
     .where("version", "=", version)
     .returning("version")
