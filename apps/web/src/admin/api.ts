@@ -32,6 +32,7 @@ import type {
   TeamJoin,
   TeamMember,
   TeamRecover,
+  TranscriptInput,
   UploadPurpose,
   UploadResult,
   UserList,
@@ -201,8 +202,8 @@ export const useAddQuestion = (storyId: string) =>
   );
 export const useUpdateQuestion = (storyId: string) =>
   useAdminMutation(
-    ({ id, media, version }: { id: string; media: string; version: number }) =>
-      consoleApi<AdminQuestion[]>(`/admin/questions/${id}`, { method: "PUT", body: { media, version } }),
+    ({ id, media, transcript, version }: { id: string; media: string; transcript?: TranscriptInput; version: number }) =>
+      consoleApi<AdminQuestion[]>(`/admin/questions/${id}`, { method: "PUT", body: { media, transcript, version } }),
     [["admin", "questions", storyId]],
   );
 export const useReorderAnswers = (storyId: string) =>

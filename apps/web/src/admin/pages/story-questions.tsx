@@ -169,6 +169,15 @@ function QuestionItem({
         upload={{ purpose: "question-media", save: (path) => setArabic.mutateAsync({ id: question.id, media: path }) }}
         remove={() => setArabic.mutateAsync({ id: question.id, media: null })}
       />
+      <TranscriptForm
+        transcript={question.transcript}
+        version={question.version}
+        name={name}
+        queryKey={adminQueries.questions(storyId).queryKey}
+        save={(transcript) =>
+          update.mutateAsync({ id: question.id, media: question.media, transcript, version: question.version })
+        }
+      />
       <h4>{t("questions.answers")}</h4>
       {question.answers.length === 0 && <p className="admin-muted">{t("questions.noAnswers")}</p>}
       <AnswerList storyId={storyId} question={question} />

@@ -216,6 +216,11 @@ function QuestionFlow({ story, index }: { story: Story; index: number }) {
             if (phase.answer === null) advance();
           }}
         />
+        <VoiceWords
+          className="questions__words"
+          transcript={current.transcript}
+          name={t("questions.questionVideo", { current: phase.question + 1 })}
+        />
         {currentAnswers.length > 0 && (
           <section className="answers" aria-labelledby="answers-heading">
             <h2 id="answers-heading" className="answers__heading">

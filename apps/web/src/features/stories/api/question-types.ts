@@ -4,6 +4,8 @@ import type { Transcript } from "@hikaya/contracts";
 export interface Question {
   _id: string;
   url: string;
+  /** What the question's video says per language (issue 39); absent from servers older than it. */
+  transcript?: Transcript;
 }
 
 export interface Answer {
