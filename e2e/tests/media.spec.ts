@@ -94,7 +94,7 @@ test("an uploaded story video is processed and the family's player streams it on
     });
     const segments: string[] = [];
     user.page.on("response", (res) => {
-      if (/\/storage\/v1\/object\/stream\/.+\.ts$/.test(res.url()) && res.status() === 200) segments.push(res.url());
+      if (/\/storage\/v1\/object\/cookie\/.+\.ts$/.test(res.url()) && res.status() === 200) segments.push(res.url());
     });
     // A family on a weak phone connection: 1.6 Mbit/s down, 150 ms round trip (issue 29's slow 4G).
     const cdp = await user.context.newCDPSession(user.page);
@@ -111,7 +111,7 @@ test("an uploaded story video is processed and the family's player streams it on
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { timeout: 20_000 }).toBeGreaterThan(0.5);
     // It began on the lowest rendition.
     expect(segments[0]).toMatch(/\/180p\/seg_\d+\.ts$/);
-    await shot("media-hls-playing");
+    await shot("media-hls-playing", user.page);
 
     // Captions in the family's language are on screen, as right-to-left Arabic for an Arabic reader; the switch
     // goes to the other language, then off.
@@ -126,7 +126,7 @@ test("an uploaded story video is processed and the family's player streams it on
     await expect(video.locator(`track[srclang="${lang}"]`)).toHaveAttribute("lang", lang);
     await expect.poll(showing, { timeout: 10_000 }).toBe(`${lang}: ${CUES[lang]}`);
     await expect(video).toHaveAttribute("data-captions", lang);
-    await shot("media-captions");
+    await shot("media-captions", user.page);
     await user.page.getByRole("button", { name: words.languages[other] }).click();
     await expect.poll(showing, { timeout: 10_000 }).toBe(`${other}: ${CUES[other]}`);
     await user.page.getByRole("button", { name: words.off }).click();
