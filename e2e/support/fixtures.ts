@@ -4,8 +4,11 @@ import { test as base, expect, type Page } from "@playwright/test";
 
 export type Lang = "en" | "ar";
 
-/** Per-test fixtures: the server's URL, the project's language, and a screenshot helper. */
-export const test = base.extend<{ lang: Lang; shot: (name: string) => Promise<void> }>({
+/**
+ * Per-test fixtures: the server's URL, the project's language, and a screenshot helper (of the test's default page,
+ * or of `on`: a page of a context the test opened itself, which the default page would show blank).
+ */
+export const test = base.extend<{ lang: Lang; shot: (name: string, on?: Page) => Promise<void> }>({
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },
@@ -22,8 +25,8 @@ export const test = base.extend<{ lang: Lang; shot: (name: string) => Promise<vo
   shot: async ({ page, lang }, use) => {
     const dir = resolve(import.meta.dirname, "..", "screenshots", lang);
     mkdirSync(dir, { recursive: true });
-    await use(async (name) => {
-      await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+    await use(async (name, on = page) => {
+      await on.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
     });
   },
 });

@@ -115,7 +115,7 @@ test("the next story downloaded plays offline with its questions, and watched re
     const texts = await page.evaluate(() => (window as unknown as { downloadTexts: string[] }).downloadTexts);
     const downloading = w.offline.downloading.replace(" {{percent}}", "");
     expect(texts.some((text) => text.includes(downloading))).toBe(true);
-    await shot("offline-downloaded");
+    await shot("offline-downloaded", page);
 
     // What was kept: the lowest rung (180p) and the poster, not the original or a higher rung.
     const kept = await page.evaluate(async () => {

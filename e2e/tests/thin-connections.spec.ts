@@ -94,7 +94,7 @@ test("Save-Data starts in Save data; Audio only plays the sound alone on 400 kbi
         return ((await res.json()) as { viewingMode: string }).viewingMode;
       })
       .toBe("audio_only");
-    await shot("thin-viewing-mode");
+    await shot("thin-viewing-mode", page);
     // The home's card says what the story costs in that mode, as the player will.
     await page.goto("/");
     const cardSize = page.locator(`li:has(a[href="/story/${storyId}"])`).getByTestId("story-card-size");
@@ -138,7 +138,7 @@ test("Save-Data starts in Save data; Audio only plays the sound alone on 400 kbi
     // The size of the sound alone, in the person's language.
     await expect(page.getByTestId("story-size")).toContainText(w.stories.story.size.replace(" {{size}}", "").trim());
     await expect(page.getByTestId("story-size")).toHaveText(costs ?? "");
-    await shot("thin-audio-only");
+    await shot("thin-audio-only", page);
   } finally {
     await user.context.close();
   }
